@@ -1,0 +1,175 @@
+/**
+ * Invoicing master-data endpoints (DESIGN §4, §6): partners, VAT codes with paragraphs, periods
+ * (+ close), bank accounts, the simple code lists and the invoice ordners (SalesInvoice,
+ * PurchaseInvoice). Transport only: decode, check references, store.
+ */
+import {
+  type Period,
+  type VatCode,
+  bankAccounts,
+  closePeriod,
+  costCenters,
+  costUnits,
+  deliveryTypes,
+  invoicingOrdners,
+  partners,
+  paymentTypes,
+  periods,
+  persons,
+  projects,
+  reports,
+  vatCodes,
+} from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, conflict, notFound, referenceNotFound, validationFailed } from '@bm/errors';
+import { request, serve } from '@bm/messaging';
+import { type Ctx, type ServiceKit, pick, registerCrud } from '@bm/service-kit';
+import {
+  BankAccountEntity,
+  CodeListEntity,
+  OrdnerEntity,
+  PartnerEntity,
+  PeriodEntity,
+  VatCodeEntity,
+  VatParagraphEntity,
+} from '../persistence/entities.js';
+
+type VatCodeRow = InstanceType<typeof VatCodeEntity.class>;
+type PeriodRow = InstanceType<typeof PeriodEntity.class>;
+
+const periodDto = (p: PeriodRow): Period => pick(p, ['id', 'code', 'dateFrom', 'dateTo', 'closed']);
+
+/** VAT codes with their paragraphs, loaded in one query per page. */
+async function vatCodeDtos(rows: VatCodeRow[], ctx: Ctx): Promise<VatCode[]> {
+  const paras = rows.length
+    ? await ctx.em.find(VatParagraphEntity, { vatCodeId: { $in: rows.map((r) => r.id) } }, { orderBy: { code: 'asc' } })
+    : [];
+  return rows.map((r) => ({
+    ...pick(r, ['id', 'code', 'name', 'country', 'rate', 'validFrom', 'validTo']),
+    type: r.type as VatCode['type'],
+    kind: r.kind as VatCode['kind'],
+    paragraphs: paras.filter((p) => p.vatCodeId === r.id).map((p) => pick(p, ['id', 'code', 'text', 'isDefault'])),
+  }));
+}
+
+/** Replaces a VAT code's paragraphs by `wanted`, keeping the ids of paragraphs whose code stays. */
+async function syncParagraphs(ctx: Ctx, vatCodeId: string, wanted: { code: string; text: string; isDefault: boolean }[]) {
+  const seen = new Set<string>();
+  for (const w of wanted) {
+    if (seen.has(w.code)) throw validationFailed([{ path: 'paragraphs', message: `paragraph code ${w.code} is used twice` }]);
+    seen.add(w.code);
+  }
+  const existing = await ctx.em.find(VatParagraphEntity, { vatCodeId });
+  for (const e of existing) if (!seen.has(e.code)) ctx.em.remove(e);
+  for (const w of wanted) {
+    const e = existing.find((x) => x.code === w.code);
+    if (e) ctx.em.assign(e, w);
+    else ctx.em.create(VatParagraphEntity, { id: crypto.randomUUID(), companyId: ctx.companyId!, vatCodeId, ...w });
+  }
+}
+
+/** 409 Conflict when [dateFrom, dateTo] overlaps another period of the company (DESIGN §4). */
+async function assertNoOverlap(ctx: Ctx, p: { dateFrom: string; dateTo: string }, selfId?: string) {
+  // One writer of periods per company at a time, so two overlapping creates cannot both pass the check.
+  await ctx.em.execute('select pg_advisory_xact_lock(hashtext(?))', [`period:${ctx.companyId}`]);
+  const clash = await ctx.em.findOne(PeriodEntity, {
+    dateFrom: { $lte: p.dateTo },
+    dateTo: { $gte: p.dateFrom },
+    ...(selfId ? { id: { $ne: selfId } } : {}),
+  });
+  if (clash) throw conflict(`the period overlaps period ${clash.code}`, [{ path: 'dateFrom', message: `overlaps period ${clash.code}` }]);
+}
+
+/** Registers the master-data endpoints of the invoicing service. */
+export function registerMasterData(kit: ServiceKit): void {
+  registerCrud(kit, partners, {
+    entity: PartnerEntity,
+    label: 'Partner',
+    assign: (input: any) => ({
+      address: null,
+      deliveryAddress: null,
+      country: null,
+      companyNumber: null,
+      vatNumber: null,
+      ...input,
+    }),
+    toDtos: (rows) =>
+      rows.map((r) => pick(r, ['id', 'code', 'name', 'address', 'deliveryAddress', 'country', 'companyNumber', 'vatNumber', 'dueDays'])),
+  });
+
+  registerCrud(kit, vatCodes, {
+    entity: VatCodeEntity,
+    label: 'VAT code',
+    assign: ({ paragraphs: _p, ...input }: any) => ({ name: null, validTo: null, ...input }),
+    // The paragraphs travel with the code and are stored in the same transaction.
+    afterStore: (e, input: any, ctx) => syncParagraphs(ctx, e.id, input.paragraphs ?? []),
+    toDtos: vatCodeDtos,
+  });
+
+  registerCrud(kit, periods, {
+    entity: PeriodEntity,
+    label: 'Period',
+    orderBy: { dateFrom: 'asc' },
+    assign: (input: any, _ctx, existing) => {
+      if (existing?.closed) {
+        throw new AppError(ErrorKind.conflict, ErrorCode.InvalidState, `period ${existing.code} is closed`);
+      }
+      return { ...input, closed: existing?.closed ?? false };
+    },
+    beforeStore: (data, ctx, existing) => assertNoOverlap(ctx, data as any, existing?.id),
+    toDtos: (rows) => rows.map(periodDto),
+  });
+  serve<typeof closePeriod, { em: Ctx['em'] }>(
+    kit.service,
+    closePeriod,
+    async ({ id }, ctx) => {
+      const p = await ctx.em.findOne(PeriodEntity, { id });
+      if (!p) throw notFound('Period');
+      p.closed = true;
+      await ctx.em.flush();
+      return periodDto(p);
+    },
+    kit.serveOpts,
+  );
+
+  registerCrud(kit, bankAccounts, {
+    entity: BankAccountEntity,
+    label: 'Bank account',
+    assign: (input: any) => ({ bic: null, ...input }),
+    beforeStore: async (data, ctx, existing) => {
+      // One default account per company: a new default takes the flag from the old one.
+      if (data.isDefault) {
+        await ctx.em.nativeUpdate(BankAccountEntity, { isDefault: true, ...(existing ? { id: { $ne: existing.id } } : {}) }, { isDefault: false });
+      }
+    },
+    toDtos: (rows) => rows.map((r) => pick(r, ['id', 'code', 'name', 'iban', 'bic', 'currency', 'isDefault'])),
+  });
+
+  const codeLists = { paymentTypes, deliveryTypes, costCenters, costUnits, persons, projects };
+  for (const [list, crud] of Object.entries(codeLists)) {
+    registerCrud(kit, crud, {
+      entity: CodeListEntity,
+      label: list,
+      scope: { list },
+      assign: (input: any) => input,
+      toDtos: (rows) => rows.map((r) => pick(r, ['id', 'code', 'name'])),
+    });
+  }
+
+  registerCrud(kit, invoicingOrdners, {
+    entity: OrdnerEntity,
+    label: 'Ordner',
+    assign: async (input: any, ctx) => {
+      if (input.documentType !== 'SalesInvoice' && input.documentType !== 'PurchaseInvoice') {
+        throw validationFailed([{ path: 'documentType', message: 'invoicing ordners hold SalesInvoice or PurchaseInvoice' }]);
+      }
+      if (input.reportId) {
+        await request(kit.nc, reports.get, { id: input.reportId }, ctx).catch((e) => {
+          if (e instanceof AppError && e.code === ErrorCode.NotFound) throw referenceNotFound('reportId', 'report');
+          throw e;
+        });
+      }
+      return { ...input, reportId: input.reportId ?? null, numberFormat: input.numberFormat || `${input.code}{yyyy}{seq:5}` };
+    },
+    toDtos: (rows) => rows.map((o) => pick(o, ['id', 'code', 'name', 'documentType', 'numberFormat', 'reportId']) as any),
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * Warehouse master-data endpoints (DESIGN §4): warehouses, units, items, lot numbers and the
+ * warehouse-owned ordners (IssueCard, ReceiptCard). Transport only: decode, check references, store.
+ */
+import {
+  type Item,
+  type LotNumber,
+  type Ordner,
+  createLotNumber,
+  listLotNumbers,
+  reports,
+  units,
+  warehouseOrdners,
+  items,
+  warehouses,
+} from '@bm/contracts';
+import { ErrorCode, ErrorKind, AppError, notFound, referenceNotFound, validationFailed } from '@bm/errors';
+import { request, serve } from '@bm/messaging';
+import { type Ctx, type ServiceKit, paginate, pick, registerCrud } from '@bm/service-kit';
+import { ItemEntity, LotNumberEntity, OrdnerEntity, UnitEntity, WarehouseEntity } from '../persistence/entities.js';
+
+type ItemRow = InstanceType<typeof ItemEntity.class>;
+type OrdnerRow = InstanceType<typeof OrdnerEntity.class>;
+type LotRow = InstanceType<typeof LotNumberEntity.class>;
+
+const warehouseFields = [
+  'id',
+  'code',
+  'name',
+  'valuationMethod',
+  'allowNegativeStock',
+  'accounted',
+  'stockAccount',
+  'expenseAccount',
+] as const;
+
+/** Resolves `unitId`/`unitCode` of an item input to a unit id (422 ReferenceNotFound when unknown). */
+async function resolveUnit(ctx: Ctx, unitId?: string | null, unitCode?: string | null): Promise<string | null> {
+  if (unitId) {
+    if (!(await ctx.em.count(UnitEntity, { id: unitId }))) throw referenceNotFound('unitId', 'unit');
+    return unitId;
+  }
+  if (unitCode) {
+    const u = await ctx.em.findOne(UnitEntity, { code: unitCode });
+    if (!u) throw referenceNotFound('unitCode', 'unit');
+    return u.id;
+  }
+  return null;
+}
+
+/** Maps items to their reply shape, with the unit codes looked up in one query. */
+async function itemDtos(rows: ItemRow[], ctx: Ctx): Promise<Item[]> {
+  const unitIds = [...new Set(rows.map((r) => r.unitId).filter((x): x is string => !!x))];
+  const unitsById = new Map(
+    unitIds.length ? (await ctx.em.find(UnitEntity, { id: { $in: unitIds } })).map((u) => [u.id, u.code]) : [],
+  );
+  return rows.map((r) => ({
+    ...pick(r, ['id', 'code', 'name', 'unitId', 'sellPrice', 'vatRate', 'kind', 'hasLotNumbers']),
+    unitCode: r.unitId ? (unitsById.get(r.unitId) ?? null) : null,
+    kind: r.kind as Item['kind'],
+  }));
+}
+
+export const ordnerDto = (o: OrdnerRow): Ordner =>
+  pick(o, ['id', 'code', 'name', 'documentType', 'numberFormat', 'reportId']) as Ordner;
+const lotDto = (l: LotRow): LotNumber => pick(l, ['id', 'itemId', 'number', 'expiryDate']);
+
+/** Registers the master-data endpoints of the warehouse service. */
+export function registerMasterData(kit: ServiceKit): void {
+  registerCrud(kit, warehouses, {
+    entity: WarehouseEntity,
+    label: 'Warehouse',
+    assign: (input: any) => input,
+    toDtos: (rows) => rows.map((r) => pick(r, warehouseFields) as any),
+  });
+  registerCrud(kit, units, {
+    entity: UnitEntity,
+    label: 'Unit',
+    assign: (input: any) => input,
+    toDtos: (rows) => rows.map((r) => pick(r, ['id', 'code', 'name'])),
+  });
+  registerCrud(kit, items, {
+    entity: ItemEntity,
+    label: 'Item',
+    assign: async ({ unitId, unitCode, ...rest }: any, ctx) => ({ ...rest, unitId: await resolveUnit(ctx, unitId, unitCode) }),
+    toDtos: itemDtos,
+  });
+  registerCrud(kit, warehouseOrdners, {
+    entity: OrdnerEntity,
+    label: 'Ordner',
+    assign: async (input: any, ctx) => {
+      if (input.documentType !== 'IssueCard' && input.documentType !== 'ReceiptCard') {
+        throw validationFailed([{ path: 'documentType', message: 'warehouse ordners hold IssueCard or ReceiptCard' }]);
+      }
+      if (input.reportId) await request(kit.nc, reports.get, { id: input.reportId }, ctx).catch(mapRef('reportId', 'report'));
+      return {
+        ...input,
+        reportId: input.reportId ?? null,
+        numberFormat: input.numberFormat || `${input.code}{yyyy}{seq:5}`,
+      };
+    },
+    toDtos: (rows) => rows.map(ordnerDto),
+  });
+
+  serve<typeof createLotNumber, { em: Ctx['em'] }>(
+    kit.service,
+    createLotNumber,
+    async ({ itemId, data }, ctx) => {
+      if (!(await ctx.em.count(ItemEntity, { id: itemId }))) throw notFound('Item');
+      const lot = ctx.em.create(LotNumberEntity, {
+        id: crypto.randomUUID(),
+        companyId: ctx.companyId!,
+        itemId,
+        number: data.number,
+        expiryDate: data.expiryDate ?? null,
+      });
+      await ctx.em.flush();
+      return lotDto(lot);
+    },
+    kit.serveOpts,
+  );
+  serve<typeof listLotNumbers, { em: Ctx['em'] }>(
+    kit.service,
+    listLotNumbers,
+    async (q, ctx) => {
+      if (!(await ctx.em.count(ItemEntity, { id: q.itemId }))) throw notFound('Item');
+      return paginate(ctx.em, LotNumberEntity, { itemId: q.itemId }, q, { number: 'asc' }, lotDto);
+    },
+    kit.serveOpts,
+  );
+}
+
+/** Turns a NotFound from another service into 422 ReferenceNotFound for the body field `path`. */
+export const mapRef = (path: string, what: string) => (e: unknown) => {
+  if (e instanceof AppError && e.code === ErrorCode.NotFound) throw referenceNotFound(path, what);
+  if (e instanceof AppError && e.kind === ErrorKind.invalid) throw referenceNotFound(path, what);
+  throw e;
+};

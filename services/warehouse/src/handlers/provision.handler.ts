@@ -1,0 +1,61 @@
+/**
+ * `warehouse.company.provision` (DESIGN §3): seeds a new company's warehouse master data: one FIFO
+ * warehouse, the common units, and the default IssueCard (`VY`) and ReceiptCard (`PR`) ordners.
+ * Idempotent: a company that already has warehouse ordners is left as it is.
+ */
+import { provisionCompany } from '@bm/contracts';
+import { serve } from '@bm/messaging';
+import type { Ctx, ServiceKit } from '@bm/service-kit';
+import { OrdnerEntity, UnitEntity, WarehouseEntity } from '../persistence/entities.js';
+
+/** Units every company starts with (code, name). */
+export const DEFAULT_UNITS: [string, string][] = [
+  ['ks', 'kus'],
+  ['kg', 'kilogram'],
+  ['l', 'liter'],
+  ['m', 'meter'],
+  ['h', 'hodina'],
+];
+
+export function registerProvision(kit: ServiceKit): void {
+  serve<ReturnType<typeof provisionCompany>, { em: Ctx['em'] }>(
+    kit.service,
+    provisionCompany('warehouse'),
+    async (profile, ctx) => {
+      const em = ctx.em;
+      em.setFilterParams('company', { companyId: profile.companyId });
+      if (await em.count(OrdnerEntity, {})) return { created: {} as Record<string, number> };
+      const companyId = profile.companyId;
+      em.create(WarehouseEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        code: 'HS',
+        name: 'Hlavný sklad',
+        valuationMethod: 'FIFO',
+        allowNegativeStock: false,
+        accounted: true,
+        stockAccount: '132',
+        expenseAccount: '504',
+      });
+      for (const [code, name] of DEFAULT_UNITS) em.create(UnitEntity, { id: crypto.randomUUID(), companyId, code, name });
+      const ordners: [string, string, string][] = [
+        ['VY', 'Výdajky', 'IssueCard'],
+        ['PR', 'Príjemky', 'ReceiptCard'],
+      ];
+      for (const [code, name, documentType] of ordners) {
+        em.create(OrdnerEntity, {
+          id: crypto.randomUUID(),
+          companyId,
+          code,
+          name,
+          documentType,
+          numberFormat: `${code}{yyyy}{seq:5}`,
+          reportId: profile.reportIds[documentType] ?? null,
+        });
+      }
+      await em.flush();
+      return { created: { warehouses: 1, units: DEFAULT_UNITS.length, ordners: ordners.length } };
+    },
+    kit.serveOpts,
+  );
+}

@@ -1,0 +1,8 @@
+/** Every NATS contract of the system and the primitives they are built from. */
+export * from './primitives.js';
+export * from './contract.js';
+export * from './crud.js';
+export * from './common.contract.js';
+export * from './warehouse/master-data.contract.js';
+export * from './invoicing/master-data.contract.js';
+export * from './reporting/reports.contract.js';

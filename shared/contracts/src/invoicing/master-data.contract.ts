@@ -1,0 +1,137 @@
+/**
+ * Invoicing-owned master data (DESIGN §4, §6): partners, VAT codes with paragraphs, accounting periods,
+ * bank accounts and the simple code lists. Subjects `invoicing.<resource>.<verb>`.
+ */
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { defineContract } from '../contract.js';
+import { CodeList, CodeListInput, crudContracts } from '../crud.js';
+import { Bool, Country, DateOnly, Guid, Int, Text, decimal, z } from '../primitives.js';
+
+/** Business partner. `vatNumber` becomes an invoice's `partnerNumber3`; `dueDays` sets `dateValidTo`. */
+export const PartnerInput = z.object({
+  code: Text(30),
+  name: Text(),
+  address: z.string().max(1000).nullable().optional(),
+  deliveryAddress: z.string().max(1000).nullable().optional(),
+  country: Country().nullable().optional(),
+  companyNumber: z.string().trim().max(30).nullable().optional(),
+  vatNumber: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}[0-9A-Za-z+*.]{2,13}$/, { message: 'expected a VAT number with a two-letter country prefix' })
+    .transform((s) => s.toUpperCase())
+    .nullable()
+    .optional(),
+  dueDays: Int().pipe(z.number().min(0).max(3650)).default(14),
+});
+export const Partner = z.object({
+  id: Guid(),
+  code: z.string(),
+  name: z.string(),
+  address: z.string().nullable(),
+  deliveryAddress: z.string().nullable(),
+  country: z.string().nullable(),
+  companyNumber: z.string().nullable(),
+  vatNumber: z.string().nullable(),
+  dueDays: z.number().int(),
+});
+export type Partner = z.infer<typeof Partner>;
+export const partners = crudContracts('invoicing.partners', PartnerInput, Partner);
+
+/** VAT code type: `O` output (sales), `I` input (purchases). */
+export const VatType = z.enum(['O', 'I']);
+/** VAT code kind (DESIGN §6). */
+export const VatKind = z.enum(['standard', 'reduced', 'zero', 'exempt', 'intraCommunity', 'export', 'oss']);
+export type VatKind = z.infer<typeof VatKind>;
+
+export const VatParagraphInput = z.object({ code: Text(30), text: Text(500), isDefault: Bool().default(false) });
+export const VatParagraph = z.object({ id: Guid(), code: z.string(), text: z.string(), isDefault: z.boolean() });
+
+/** VAT code: `code` is case-sensitive and company-unique; valid from `validFrom` to `validTo` (inclusive). */
+export const VatCodeInput = z
+  .object({
+    code: z.string().min(1).max(20),
+    name: z.string().max(255).nullable().optional(),
+    type: VatType,
+    country: Country(),
+    rate: decimal(2),
+    validFrom: DateOnly(),
+    validTo: DateOnly().nullable().optional(),
+    kind: VatKind,
+    paragraphs: z.array(VatParagraphInput).default([]),
+  })
+  .refine((v) => !v.validTo || v.validTo >= v.validFrom, { message: 'validTo is before validFrom', path: ['validTo'] })
+  .refine((v) => v.paragraphs.filter((p) => p.isDefault).length <= 1, {
+    message: 'at most one default paragraph',
+    path: ['paragraphs'],
+  });
+export const VatCode = z.object({
+  id: Guid(),
+  code: z.string(),
+  name: z.string().nullable(),
+  type: VatType,
+  country: z.string(),
+  rate: decimal(2),
+  validFrom: DateOnly(),
+  validTo: DateOnly().nullable(),
+  kind: VatKind,
+  paragraphs: z.array(VatParagraph),
+});
+export type VatCode = z.infer<typeof VatCode>;
+export const vatCodes = crudContracts('invoicing.vat-codes', VatCodeInput as unknown as z.ZodObject<any>, VatCode);
+
+/** Accounting period; never overlaps another of the company (409). `closed` is read-only. */
+export const PeriodInput = z
+  .object({ code: Text(20), dateFrom: DateOnly(), dateTo: DateOnly() })
+  .refine((p) => p.dateTo >= p.dateFrom, { message: 'dateTo is before dateFrom', path: ['dateTo'] });
+export const Period = z.object({
+  id: Guid(),
+  code: z.string(),
+  dateFrom: DateOnly(),
+  dateTo: DateOnly(),
+  closed: z.boolean(),
+});
+export type Period = z.infer<typeof Period>;
+export const periods = crudContracts('invoicing.periods', PeriodInput as unknown as z.ZodObject<any>, Period);
+/** `POST /1.6/periods/{id}/close`: closes the period; documents dated in it are then refused. */
+export const closePeriod = defineContract({ subject: 'invoicing.periods.close', request: z.object({ id: Guid() }), reply: Period });
+
+/** Company bank account; `iban` is validated (ISO 13616) and stored in electronic format. */
+export const BankAccountInput = z.object({
+  code: Text(20),
+  name: Text(),
+  iban: z
+    .string()
+    .transform((s) => electronicFormatIBAN(s) ?? s)
+    .refine((s) => isValidIBAN(s), { message: 'not a valid IBAN' }),
+  bic: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{8}([A-Za-z0-9]{3})?$/, { message: 'expected an 8 or 11 character BIC' })
+    .nullable()
+    .optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/)
+    .transform((s) => s.toUpperCase())
+    .default('EUR'),
+  isDefault: Bool().default(false),
+});
+export const BankAccount = z.object({
+  id: Guid(),
+  code: z.string(),
+  name: z.string(),
+  iban: z.string(),
+  bic: z.string().nullable(),
+  currency: z.string(),
+  isDefault: z.boolean(),
+});
+export const bankAccounts = crudContracts('invoicing.bank-accounts', BankAccountInput, BankAccount);
+
+/** The simple code lists of DESIGN §4, all `{code, name}`. */
+export const paymentTypes = crudContracts('invoicing.payment-types', CodeListInput, CodeList);
+export const deliveryTypes = crudContracts('invoicing.delivery-types', CodeListInput, CodeList);
+export const costCenters = crudContracts('invoicing.cost-centers', CodeListInput, CodeList);
+export const costUnits = crudContracts('invoicing.cost-units', CodeListInput, CodeList);
+export const persons = crudContracts('invoicing.persons', CodeListInput, CodeList);
+export const projects = crudContracts('invoicing.projects', CodeListInput, CodeList);

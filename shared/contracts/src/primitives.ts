@@ -1,0 +1,98 @@
+/**
+ * Field primitives of the 1.6 contracts (DESIGN §2 "Dates", "Numbers", "Lists").
+ *
+ * Decimals travel as strings inside the system; the gateway parses JSON numbers losslessly into
+ * strings and writes decimal fields back as JSON numbers. Schemas carry marks ({@link isDecimalSchema},
+ * {@link isDateSchema}) that the gateway reads to do this.
+ */
+import { z } from '@hono/zod-openapi';
+
+const decimalMarks = new WeakSet<object>();
+const dateMarks = new WeakSet<object>();
+
+/** True when the schema (already unwrapped of optional/nullable/default) is a decimal field. */
+export const isDecimalSchema = (s: object): boolean => decimalMarks.has(s);
+/** True when the schema (already unwrapped) is a business date (`YYYY-MM-DD`). */
+export const isDateSchema = (s: object): boolean => dateMarks.has(s);
+
+const intToString = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v);
+
+/**
+ * A decimal number with at most `scale` decimals, as a canonical decimal string (`"12.5"`).
+ * JSON numbers reach it as strings (lossless parse in the gateway); integers are accepted as numbers.
+ */
+export function decimal(scale: 2 | 4 | 6 = 4) {
+  const re = new RegExp(`^-?\\d{1,14}(\\.\\d{1,${scale}})?$`);
+  const s = z
+    .preprocess(
+      intToString,
+      z.string().regex(re, { message: `expected a number with at most ${scale} decimals` }),
+    )
+    .openapi({ type: 'number', description: `decimal, at most ${scale} decimal places` });
+  decimalMarks.add(s);
+  return s;
+}
+
+/** Unit prices, unit costs and quantities: 4 decimals. */
+export const Decimal4 = () => decimal(4);
+/** Amounts: 2 decimals. */
+export const Amount = () => decimal(2);
+
+/** A GUID (any 8-4-4-4-12 hex string). */
+export const Guid = () => z.guid({ message: 'expected a GUID' }).openapi({ format: 'uuid' });
+
+/**
+ * A business date `YYYY-MM-DD`. The gateway turns an ISO date-time into the calendar date in the
+ * company's time zone before validation (DESIGN §2 "Dates").
+ */
+export function DateOnly() {
+  const s = z.iso.date({ message: 'expected a date YYYY-MM-DD or an ISO date-time' }).openapi({ format: 'date' });
+  dateMarks.add(s);
+  return s;
+}
+
+/** An integer; numeric strings (XML, lossless JSON) are accepted. */
+export const Int = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v),
+    z.number({ message: 'expected an integer' }).int({ message: 'expected an integer' }),
+  );
+
+/** A boolean; `"true"`/`"false"` (XML) are accepted. */
+export const Bool = () =>
+  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ message: 'expected true or false' }));
+
+/** A non-empty trimmed string up to `max` characters. */
+export const Text = (max = 255) => z.string().trim().min(1, { message: 'must not be empty' }).max(max);
+
+/** ISO 3166-1 alpha-2 country code, case-insensitive on input, upper-case out. */
+export const Country = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, { message: 'expected a two-letter country code (ISO 3166-1 alpha-2)' })
+    .transform((s) => s.toUpperCase());
+
+/** Paging query of every list (DESIGN §2 "Lists"): page from 1, pageSize 1..500 (default 50). */
+export const PageQuery = z.object({
+  page: Int().pipe(z.number().min(1, { message: 'page numbers start at 1' })).optional(),
+  pageSize: Int().pipe(z.number().min(1).max(500, { message: 'pageSize is at most 500' })).optional(),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+/** The list envelope `{page, pageSize, totalCount, items}` (DESIGN §2 "Lists"). */
+export const Page = <T extends z.ZodType>(item: T) =>
+  z.object({ page: z.number().int(), pageSize: z.number().int(), totalCount: z.number().int(), items: z.array(item) });
+export type Page<T> = { page: number; pageSize: number; totalCount: number; items: T[] };
+
+/** Default and maximum page size. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+/** `{id}` of a record addressed by path. */
+export const ById = z.object({ id: Guid() });
+export type ById = z.infer<typeof ById>;
+
+/** Update request: the id from the path and the whole record (PUT, DESIGN §3 last rule). */
+export const UpdateOf = <T extends z.ZodObject>(data: T) => z.object({ id: Guid(), data });
+
+export { z };

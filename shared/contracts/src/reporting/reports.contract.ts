@@ -1,0 +1,15 @@
+/** Report definitions (DESIGN §4, §7), owned by the reporting service. Subjects `reporting.reports.<verb>`. */
+import { crudContracts } from '../crud.js';
+import { DocumentType } from '../common.contract.js';
+import { Guid, Text, z } from '../primitives.js';
+
+export const ReportInput = z.object({ code: Text(30), name: Text(), documentType: DocumentType });
+export const Report = z.object({
+  id: Guid(),
+  code: z.string(),
+  name: z.string(),
+  documentType: DocumentType,
+  builtIn: z.boolean(),
+});
+export type Report = z.infer<typeof Report>;
+export const reports = crudContracts('reporting.reports', ReportInput, Report);

@@ -1,0 +1,79 @@
+/**
+ * Warehouse-owned master data (DESIGN §4): warehouses, units, items and their lot numbers.
+ * Subjects `warehouse.<resource>.<verb>`.
+ */
+import { defineContract } from '../contract.js';
+import { CodeList, CodeListInput, crudContracts } from '../crud.js';
+import { Bool, DateOnly, Decimal4, Guid, Page, PageQuery, Text, decimal, z } from '../primitives.js';
+
+/** Stock valuation method of a warehouse (DESIGN §5). */
+export const ValuationMethod = z.enum(['FIFO', 'WeightedAverage', 'Custom']);
+export type ValuationMethod = z.infer<typeof ValuationMethod>;
+
+/** Warehouse. Accounts default to the Slovak chart: 132 goods in stock, 504 cost of goods sold. */
+export const WarehouseInput = z.object({
+  code: Text(20),
+  name: Text(),
+  valuationMethod: ValuationMethod.default('FIFO'),
+  allowNegativeStock: Bool().default(false),
+  accounted: Bool().default(false),
+  stockAccount: Text(20).default('132'),
+  expenseAccount: Text(20).default('504'),
+});
+export const Warehouse = z.object({
+  id: Guid(),
+  code: z.string(),
+  name: z.string(),
+  valuationMethod: ValuationMethod,
+  allowNegativeStock: z.boolean(),
+  accounted: z.boolean(),
+  stockAccount: z.string(),
+  expenseAccount: z.string(),
+});
+export type Warehouse = z.infer<typeof Warehouse>;
+export const warehouses = crudContracts('warehouse.warehouses', WarehouseInput, Warehouse);
+
+/** Unit of measure (`ks`, `kg`, ...). */
+export const units = crudContracts('warehouse.units', CodeListInput, CodeList);
+
+/** Item of the price list. `unitId` or `unitCode` names its unit; `vatRate` in percent. */
+export const ItemInput = z.object({
+  code: Text(30),
+  name: Text(),
+  unitId: Guid().nullable().optional(),
+  unitCode: z.string().trim().max(20).nullable().optional(),
+  sellPrice: Decimal4().default('0'),
+  vatRate: decimal(2).nullable().optional(),
+  kind: z.enum(['stock', 'service']).default('stock'),
+  hasLotNumbers: Bool().default(false),
+});
+export const Item = z.object({
+  id: Guid(),
+  code: z.string(),
+  name: z.string(),
+  unitId: Guid().nullable(),
+  unitCode: z.string().nullable(),
+  sellPrice: Decimal4(),
+  vatRate: decimal(2).nullable(),
+  kind: z.enum(['stock', 'service']),
+  hasLotNumbers: z.boolean(),
+});
+export type Item = z.infer<typeof Item>;
+export const items = crudContracts('warehouse.items', ItemInput, Item);
+
+/** Lot number of an item. */
+export const LotNumberInput = z.object({ number: Text(50), expiryDate: DateOnly().nullable().optional() });
+export const LotNumber = z.object({ id: Guid(), itemId: Guid(), number: z.string(), expiryDate: DateOnly().nullable() });
+export type LotNumber = z.infer<typeof LotNumber>;
+/** `POST /1.6/items/{id}/lot-numbers`: 404 for an unknown item, 409 for a number the item already has. */
+export const createLotNumber = defineContract({
+  subject: 'warehouse.lot-numbers.create',
+  request: z.object({ itemId: Guid(), data: LotNumberInput }),
+  reply: LotNumber,
+});
+/** `GET /1.6/items/{id}/lot-numbers`. */
+export const listLotNumbers = defineContract({
+  subject: 'warehouse.lot-numbers.list',
+  request: PageQuery.extend({ itemId: Guid() }),
+  reply: Page(LotNumber),
+});

@@ -1,0 +1,127 @@
+/**
+ * Error kinds and codes shared by every process (DESIGN §2 "Error codes", CONVENTIONS "Errors").
+ *
+ * Domain code throws an {@link AppError} with a kind and a stable string `code`; the kind decides the
+ * HTTP status in exactly one table (the gateway's problem middleware). Errors cross NATS as JSON
+ * (see {@link AppError.toWire}) and are rebuilt with {@link AppError.fromWire}: no `instanceof` across a wire.
+ */
+
+/** The fixed set of error kinds. */
+export const ErrorKind = {
+  invalid: 'invalid',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  not_acceptable: 'not_acceptable',
+  conflict: 'conflict',
+  unprocessable: 'unprocessable',
+  unavailable: 'unavailable',
+  timeout: 'timeout',
+  internal: 'internal',
+} as const;
+export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];
+
+/** Stable error codes of DESIGN §2, grouped by the kind they belong to. */
+export const ErrorCode = {
+  ValidationFailed: 'ValidationFailed',
+  BadRequest: 'BadRequest',
+  Unauthorized: 'Unauthorized',
+  Forbidden: 'Forbidden',
+  NotFound: 'NotFound',
+  NotAcceptable: 'NotAcceptable',
+  DuplicateRecordNumber: 'DuplicateRecordNumber',
+  InvalidState: 'InvalidState',
+  Conflict: 'Conflict',
+  OperationCanceledException: 'OperationCanceledException',
+  LotNumberRequired: 'LotNumberRequired',
+  ReferenceNotFound: 'ReferenceNotFound',
+  VatCodeNotValid: 'VatCodeNotValid',
+  VatParagraphNotValid: 'VatParagraphNotValid',
+  CostPriceRequired: 'CostPriceRequired',
+  PeriodNotFound: 'PeriodNotFound',
+  PeriodClosed: 'PeriodClosed',
+  ServiceUnavailable: 'ServiceUnavailable',
+  Timeout: 'Timeout',
+  InternalError: 'InternalError',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** One field error: `path` is the dotted input path (`rows.0.quantity`), `message` says what is wrong. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** The JSON form of an error on the wire (NATS reply body with the service error headers). */
+export interface WireError {
+  kind: ErrorKind;
+  code: string;
+  detail: string;
+  errors?: FieldError[];
+  /** Extra members of the problem document, e.g. `shortfalls` of OperationCanceledException. */
+  extensions?: Record<string, unknown>;
+}
+
+/** An error with a kind, a stable code and structured details. Thrown by domain and service code. */
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly errors?: FieldError[];
+  readonly extensions?: Record<string, unknown>;
+
+  constructor(
+    kind: ErrorKind,
+    code: string,
+    detail: string,
+    opts: { errors?: FieldError[]; extensions?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(detail, { cause: opts.cause });
+    this.name = 'AppError';
+    this.kind = kind;
+    this.code = code;
+    this.errors = opts.errors;
+    this.extensions = opts.extensions;
+  }
+
+  /** Serialises for a NATS error reply. */
+  toWire(): WireError {
+    return {
+      kind: this.kind,
+      code: this.code,
+      detail: this.message,
+      ...(this.errors ? { errors: this.errors } : {}),
+      ...(this.extensions ? { extensions: this.extensions } : {}),
+    };
+  }
+
+  /** Rebuilds an error received from another process. */
+  static fromWire(w: WireError): AppError {
+    return new AppError(w.kind, w.code, w.detail, { errors: w.errors, extensions: w.extensions });
+  }
+}
+
+/** 400 ValidationFailed naming the offending fields. */
+export const validationFailed = (errors: FieldError[], detail?: string): AppError =>
+  new AppError(ErrorKind.invalid, ErrorCode.ValidationFailed, detail ?? errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
+    errors,
+  });
+
+/** 404 NotFound: the same answer for an unknown id and another company's id (DESIGN §2 "Auth failure"). */
+export const notFound = (what: string): AppError => new AppError(ErrorKind.not_found, ErrorCode.NotFound, `${what} not found`);
+
+/** 422 ReferenceNotFound for an id or code in a body or query that the company does not have. */
+export const referenceNotFound = (path: string, what: string): AppError =>
+  new AppError(ErrorKind.unprocessable, ErrorCode.ReferenceNotFound, `${what} referenced by ${path} does not exist`, {
+    errors: [{ path, message: `${what} not found` }],
+  });
+
+/** 409 Conflict, e.g. a company-unique code used twice. */
+export const conflict = (detail: string, errors?: FieldError[]): AppError =>
+  new AppError(ErrorKind.conflict, ErrorCode.Conflict, detail, { errors });
+
+/** 422 with an explicit code (PeriodClosed, VatCodeNotValid, ...). */
+export const unprocessable = (code: ErrorCode, detail: string, opts: { errors?: FieldError[]; extensions?: Record<string, unknown> } = {}): AppError =>
+  new AppError(ErrorKind.unprocessable, code, detail, opts);
+
+/** Narrowing helper. */
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -1,0 +1,35 @@
+/**
+ * Structured logging (pino) with secrets redacted (DESIGN §3: Authorization headers and secrets never
+ * appear in logs).
+ */
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/** Paths pino replaces by `[redacted]` wherever they occur in a log record. */
+export const redactPaths = [
+  'authorization',
+  'Authorization',
+  'clientsecret',
+  'ClientSecret',
+  'password',
+  'clientSecret',
+  '*.authorization',
+  '*.Authorization',
+  '*.clientsecret',
+  '*.ClientSecret',
+  '*.clientSecret',
+  '*.password',
+  'req.headers.authorization',
+  'req.headers.clientsecret',
+  'headers.authorization',
+  'headers.clientsecret',
+];
+
+/** Creates the process logger; `level` defaults to `info` (config's LOG_LEVEL). */
+export function createLogger(name: string, level = 'info', destination?: NodeJS.WritableStream): Logger {
+  return pino(
+    { name, level, redact: { paths: redactPaths, censor: '[redacted]' }, base: { service: name } },
+    destination as any,
+  );
+}

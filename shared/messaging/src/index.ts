@@ -1,0 +1,3 @@
+/** NATS helpers: contexts, typed request/reply, service registration. */
+export * from './context.js';
+export * from './nats.js';

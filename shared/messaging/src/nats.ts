@@ -1,0 +1,208 @@
+/**
+ * NATS request/reply on top of the shared contracts (CONVENTIONS "A contract is defined once").
+ *
+ * - {@link serve} registers a contract as an endpoint of a NATS micro-service (queue group, so replicas
+ *   share load), decodes and validates the request before any logic runs, and replies with the JSON
+ *   reply or with an error: `Nats-Service-Error-Code` (HTTP-like status), `Nats-Service-Error` (the
+ *   error code) and the {@link WireError} as body.
+ * - {@link request} sends a typed request and returns the reply or throws the rebuilt {@link AppError};
+ *   no responder → 503 `ServiceUnavailable`, no reply in time → 504 `Timeout`.
+ */
+import { AppError, ErrorCode, ErrorKind, type WireError, isAppError, validationFailed } from '@bm/errors';
+import type { Contract, ReplyOf, RequestInputOf, RequestOf } from '@bm/contracts';
+import { Headers } from '@bm/contracts';
+import type { Logger } from '@bm/logger';
+import { type MsgHdrs, type NatsConnection, errors as natsErrors, headers as natsHeaders } from '@nats-io/transport-node';
+import type { ServiceGroup, ServiceMsg } from '@nats-io/services';
+import { ZodError, type z } from 'zod';
+import type { RequestContext } from './context.js';
+
+export { connect } from '@nats-io/transport-node';
+export type { NatsConnection } from '@nats-io/transport-node';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/** HTTP-like status sent in `Nats-Service-Error-Code` for each kind. */
+const wireStatus: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  not_acceptable: 406,
+  conflict: 409,
+  unprocessable: 422,
+  internal: 500,
+  unavailable: 503,
+  timeout: 504,
+};
+
+/** Converts a ZodError to field errors with dotted paths. */
+export function zodFieldErrors(e: ZodError, prefix = ''): { path: string; message: string }[] {
+  return e.issues.map((i) => ({
+    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(body)',
+    message: i.message,
+  }));
+}
+
+/** Parses `value` with a schema, throwing 400 ValidationFailed that names each bad field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationFailed(zodFieldErrors(r.error, prefix));
+  return r.data;
+}
+
+/** Reads the request context from message headers. */
+export function contextFromHeaders(h: MsgHdrs | undefined): RequestContext {
+  return {
+    companyId: h?.get(Headers.companyId) || undefined,
+    userId: h?.get(Headers.userId) || undefined,
+    requestId: h?.get(Headers.requestId) || crypto.randomUUID(),
+    timeZone: h?.get(Headers.timeZone) || 'Europe/Bratislava',
+  };
+}
+
+/** Builds NATS headers from a request context. */
+export function headersFromContext(ctx: Partial<RequestContext>): MsgHdrs {
+  const h = natsHeaders();
+  if (ctx.companyId) h.set(Headers.companyId, ctx.companyId);
+  if (ctx.userId) h.set(Headers.userId, ctx.userId);
+  h.set(Headers.requestId, ctx.requestId ?? crypto.randomUUID());
+  if (ctx.timeZone) h.set(Headers.timeZone, ctx.timeZone);
+  return h;
+}
+
+/** Maps any thrown value to an AppError; unknown errors become `internal` (logged by the caller). */
+export function toAppError(e: unknown): AppError {
+  if (isAppError(e)) return e;
+  if (e instanceof ZodError) return validationFailed(zodFieldErrors(e));
+  return new AppError(ErrorKind.internal, ErrorCode.InternalError, 'internal error', { cause: e });
+}
+
+export interface ServeOptions {
+  log: Logger;
+  /** Instance id put on every reply (`Service-Instance`), to see which replica answered. */
+  instance?: string;
+  /** Called around the handler, e.g. to fork an EntityManager and run in its context. */
+  wrap?: <T>(ctx: RequestContext, fn: (extra: Record<string, unknown>) => Promise<T>) => Promise<T>;
+}
+
+/**
+ * Registers `handler` for a contract on a service (group). The request is validated with the contract's
+ * schema first; a handler error is sent as a service error reply. A message without a reply subject is
+ * ignored.
+ */
+export function serve<C extends Contract, X = Record<string, unknown>>(
+  group: ServiceGroup,
+  contract: C,
+  handler: (req: RequestOf<C>, ctx: RequestContext & X & { log: Logger }) => Promise<ReplyOf<C>>,
+  opts: ServeOptions,
+): void {
+  const name = contract.subject.replace(/\./g, '-');
+  group.addEndpoint(name, {
+    subject: contract.subject,
+    handler: (err, msg) => {
+      if (err) {
+        opts.log.error({ err, subject: contract.subject }, 'endpoint failed');
+        return;
+      }
+      void handleMessage(msg, contract, handler as any, opts);
+    },
+  });
+}
+
+async function handleMessage(
+  msg: ServiceMsg,
+  contract: Contract,
+  handler: (req: unknown, ctx: any) => Promise<unknown>,
+  opts: ServeOptions,
+): Promise<void> {
+  const ctx = contextFromHeaders(msg.headers);
+  const log = opts.log.child({ requestId: ctx.requestId, subject: contract.subject, companyId: ctx.companyId });
+  const replyHeaders = natsHeaders();
+  if (opts.instance) replyHeaders.set(Headers.instance, opts.instance);
+  try {
+    let body: unknown;
+    try {
+      body = msg.data.length ? JSON.parse(dec.decode(msg.data)) : {};
+    } catch {
+      throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'message body is not JSON');
+    }
+    const req = parseOrThrow(contract.request, body);
+    const run = (extra: Record<string, unknown>) => handler(req, { ...ctx, ...extra, log });
+    const reply = opts.wrap ? await opts.wrap(ctx, run) : await run({});
+    msg.respond(enc.encode(JSON.stringify(reply ?? null)), { headers: replyHeaders });
+  } catch (e) {
+    const appErr = toAppError(e);
+    if (appErr.kind === 'internal') log.error({ err: e }, 'handler failed');
+    else log.debug({ code: appErr.code }, 'request refused');
+    msg.respondError(wireStatus[appErr.kind], appErr.code, enc.encode(JSON.stringify(appErr.toWire())), {
+      headers: replyHeaders,
+    });
+  }
+}
+
+export interface RequestOptions {
+  /** Reply timeout in ms (default 5000). */
+  timeoutMs?: number;
+}
+
+/**
+ * Sends a typed request and returns the reply.
+ * @throws AppError rebuilt from the service's error reply; `unavailable`/ServiceUnavailable when nothing
+ *   listens on the subject; `timeout`/Timeout when no reply comes within `timeoutMs`.
+ */
+export async function request<C extends Contract>(
+  nc: NatsConnection,
+  contract: C,
+  body: RequestInputOf<C> | RequestOf<C>,
+  ctx: Partial<RequestContext>,
+  opts: RequestOptions = {},
+): Promise<ReplyOf<C> & { readonly __instance?: string }> {
+  const r = await requestRaw(nc, contract.subject, enc.encode(JSON.stringify(body)), ctx, opts);
+  return JSON.parse(dec.decode(r.data));
+}
+
+/** Like {@link request} but with raw bytes; returns the reply data and headers. */
+export async function requestRaw(
+  nc: NatsConnection,
+  subject: string,
+  data: Uint8Array,
+  ctx: Partial<RequestContext>,
+  opts: RequestOptions = {},
+): Promise<{ data: Uint8Array; headers?: MsgHdrs }> {
+  let m: Awaited<ReturnType<NatsConnection['request']>>;
+  try {
+    m = await nc.request(subject, data, { timeout: opts.timeoutMs ?? 5000, headers: headersFromContext(ctx) });
+  } catch (e) {
+    throw mapRequestError(e, subject);
+  }
+  const code = m.headers?.get('Nats-Service-Error-Code');
+  if (code) {
+    let wire: WireError;
+    try {
+      wire = JSON.parse(dec.decode(m.data));
+    } catch {
+      wire = { kind: 'internal', code: m.headers?.get('Nats-Service-Error') || ErrorCode.InternalError, detail: 'service error' };
+    }
+    throw AppError.fromWire(wire);
+  }
+  return { data: m.data, headers: m.headers };
+}
+
+function mapRequestError(e: unknown, subject: string): AppError {
+  const noResponders =
+    e instanceof natsErrors.NoRespondersError ||
+    (e instanceof natsErrors.RequestError && e.isNoResponders()) ||
+    (e as Error)?.cause instanceof natsErrors.NoRespondersError;
+  if (noResponders) {
+    return new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, `no service answers ${subject}; try again shortly`);
+  }
+  if (e instanceof natsErrors.TimeoutError || (e as Error)?.cause instanceof natsErrors.TimeoutError) {
+    return new AppError(ErrorKind.timeout, ErrorCode.Timeout, `no reply from ${subject} in time`);
+  }
+  if (e instanceof natsErrors.ClosedConnectionError || e instanceof natsErrors.DrainingConnectionError) {
+    return new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, 'message bus connection is closed');
+  }
+  return new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, `request to ${subject} failed`, { cause: e });
+}

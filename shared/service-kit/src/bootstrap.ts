@@ -1,0 +1,97 @@
+/**
+ * Start-up and graceful shutdown of a NATS micro-service with its own MikroORM schema
+ * (issue #3 "Services"): migrations on start, one queue group per service so replicas share load,
+ * health through NATS service ping/stats, and on stop: unsubscribe, finish in-flight work, drain NATS,
+ * close the pool.
+ */
+import { createLogger, type Logger } from '@bm/logger';
+import { connect, type NatsConnection, type RequestContext, type ServeOptions } from '@bm/messaging';
+import { type Service, Svcm } from '@nats-io/services';
+import { type MikroORM, type OrmOptions, emWrap, initOrm } from './orm.js';
+
+export interface StartOptions {
+  name: 'warehouse' | 'invoicing' | 'reporting';
+  version?: string;
+  databaseUrl: string;
+  natsUrl: string;
+  logLevel?: string;
+  orm: Omit<OrmOptions, 'clientUrl' | 'log'>;
+  /** Registers the endpoints on the service. */
+  register: (kit: ServiceKit) => void | Promise<void>;
+  /** Runs after the endpoints are registered, e.g. outbox relays and event consumers. */
+  afterStart?: (kit: ServiceKit) => Promise<(() => Promise<void>) | void>;
+}
+
+export interface ServiceKit {
+  name: string;
+  instance: string;
+  log: Logger;
+  orm: MikroORM;
+  nc: NatsConnection;
+  service: Service;
+  /** Options for `serve`: forks an EntityManager per message and tracks in-flight work. */
+  serveOpts: ServeOptions;
+}
+
+export interface RunningService {
+  kit: ServiceKit;
+  /** Graceful stop: no new messages, in-flight ones finish, NATS drained, pool closed. */
+  stop(): Promise<void>;
+}
+
+/** Starts a service; resolves once it listens. */
+export async function startService(o: StartOptions): Promise<RunningService> {
+  const log = createLogger(o.name, o.logLevel ?? 'info');
+  const orm = await initOrm({ ...o.orm, clientUrl: o.databaseUrl, log });
+  const nc = await connect({ servers: o.natsUrl, name: o.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const service = await new Svcm(nc).add({ name: o.name, version: o.version ?? '1.6.0', queue: o.name });
+  const instance = service.info().id;
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  const wrapDb = emWrap(orm);
+  const serveOpts: ServeOptions = {
+    log,
+    instance,
+    wrap: async <T>(ctx: RequestContext, fn: (extra: Record<string, unknown>) => Promise<T>): Promise<T> => {
+      inFlight++;
+      try {
+        return await wrapDb(ctx, fn);
+      } finally {
+        inFlight--;
+        if (inFlight === 0) idle?.();
+      }
+    },
+  };
+  const kit: ServiceKit = { name: o.name, instance, log, orm, nc, service, serveOpts };
+  await o.register(kit);
+  const stopExtra = o.afterStart ? await o.afterStart(kit) : undefined;
+  log.info({ instance }, `${o.name} service listening`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await service.stop().catch(() => undefined);
+      if (inFlight > 0) await new Promise<void>((r) => (idle = r));
+      if (stopExtra) await stopExtra();
+      await nc.drain().catch(() => undefined);
+      await orm.close();
+      log.info(`${o.name} service stopped`);
+    })());
+  return { kit, stop };
+}
+
+/** Runs a service as a process: starts it and stops it gracefully on SIGINT/SIGTERM. */
+export async function runAsProcess(start: () => Promise<RunningService>): Promise<void> {
+  const running = await start().catch((e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+  const onSignal = () => {
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}

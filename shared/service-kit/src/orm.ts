@@ -1,0 +1,125 @@
+/**
+ * MikroORM helpers every service uses: ORM start-up with its own schema and migrations, the company
+ * filter (DESIGN §3: every query scoped to the tenant by a filter that is on by default), an
+ * EntityManager forked per message, paging, and database errors mapped to error kinds.
+ */
+import { AppError, ErrorCode, ErrorKind, conflict } from '@bm/errors';
+import { DEFAULT_PAGE_SIZE, type Page, type PageQuery } from '@bm/contracts';
+import type { Logger } from '@bm/logger';
+import type { RequestContext } from '@bm/messaging';
+import { type Migration, Migrator } from '@mikro-orm/migrations';
+import {
+  type EntityManager,
+  type EntityName,
+  type FilterQuery,
+  MikroORM,
+  type Options,
+  UniqueConstraintViolationException,
+} from '@mikro-orm/postgresql';
+
+export { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
+
+/**
+ * Filter definition that scopes an entity to the current company. Put it into an entity's `filters`;
+ * queries without `companyId` filter params throw, so an unscoped query cannot slip through.
+ */
+export const companyFilter = {
+  company: {
+    name: 'company',
+    cond: (args: { companyId: string }) => ({ companyId: args.companyId }),
+    default: true,
+  },
+} as const;
+
+export interface OrmOptions {
+  clientUrl: string;
+  /** The service's own PostgreSQL schema; migrations and their table live in it. */
+  schema: string;
+  entities: Options['entities'];
+  migrations: { name: string; class: new (...args: any[]) => Migration }[];
+  log?: Logger;
+  poolMax?: number;
+}
+
+/**
+ * Starts MikroORM for one service schema and applies pending migrations. The schema generator and
+ * migrations never touch other schemas (TOOLCHAIN "MikroORM traps").
+ */
+export async function initOrm(o: OrmOptions): Promise<MikroORM> {
+  const orm = await MikroORM.init({
+    clientUrl: o.clientUrl,
+    schema: o.schema,
+    entities: o.entities,
+    extensions: [Migrator],
+    migrations: { migrationsList: o.migrations, tableName: 'mikro_orm_migrations', snapshot: false, transactional: true },
+    schemaGenerator: { skipTables: [], skipColumns: {} },
+    pool: { min: 0, max: o.poolMax ?? 20 },
+    debug: false,
+    allowGlobalContext: false,
+    logger: (m) => o.log?.debug(m),
+  });
+  await orm.schema.ensureDatabase();
+  await orm.em.getConnection().execute(`create schema if not exists "${o.schema}"`);
+  await orm.migrator.up();
+  return orm;
+}
+
+/** Forks an EntityManager for one message with the company filter set (company-less messages get none). */
+export function forkFor(orm: MikroORM, ctx: Pick<RequestContext, 'companyId'>): EntityManager {
+  const em = orm.em.fork();
+  if (ctx.companyId) em.setFilterParams('company', { companyId: ctx.companyId });
+  return em as EntityManager;
+}
+
+/**
+ * `serve` wrapper: gives each message its own EntityManager (`ctx.em`) and maps database errors.
+ */
+export function emWrap(orm: MikroORM) {
+  return async <T>(ctx: RequestContext, fn: (extra: Record<string, unknown>) => Promise<T>): Promise<T> => {
+    const em = forkFor(orm, ctx);
+    try {
+      return await fn({ em });
+    } catch (e) {
+      throw mapDbError(e);
+    }
+  };
+}
+
+/** Unique violations become 409 Conflict naming the constraint's columns; other errors pass through. */
+export function mapDbError(e: unknown): unknown {
+  if (e instanceof UniqueConstraintViolationException) {
+    const constraint = (e as any).constraint ?? (e as any).cause?.constraint ?? '';
+    const detailText: string = (e as any).detail ?? (e as any).cause?.detail ?? '';
+    const cols = /Key \((.*?)\)=/.exec(detailText)?.[1]?.replace(/company_id,\s*/, '');
+    const field = cols ? cols.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : constraint;
+    if (field === 'recordNumber') {
+      return new AppError(ErrorKind.conflict, ErrorCode.DuplicateRecordNumber, 'the record number is already used');
+    }
+    return conflict(`a record with this ${field || 'value'} already exists`, [
+      { path: field || '(body)', message: 'already used by another record of the company' },
+    ]);
+  }
+  return e;
+}
+
+/**
+ * One page of `entity` ordered by `orderBy`, in the list envelope of DESIGN §2.
+ * A page past the end yields empty `items`.
+ */
+export async function paginate<T extends object, R>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  q: PageQuery,
+  orderBy: Record<string, 'asc' | 'desc'>,
+  map: (e: T) => R,
+): Promise<Page<R>> {
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
+  const [rows, totalCount] = await em.findAndCount(entity, where as any, {
+    orderBy: orderBy as any,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
+  return { page, pageSize, totalCount, items: rows.map(map) };
+}
