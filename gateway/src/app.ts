@@ -1,0 +1,145 @@
+/**
+ * The gateway application (DESIGN §1): the only HTTP entry. Authenticates, resolves the company,
+ * validates with the shared contracts, forwards over NATS, renders JSON or XML, and documents it all
+ * in `GET /1.6/openapi.json`. Holds no business logic.
+ */
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import type { Logger } from '@bm/logger';
+import type { NatsConnection } from '@bm/messaging';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { Svcm } from '@nats-io/services';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { GatewayConfig } from './config.js';
+import { chooseFormat } from './http/negotiate.js';
+import { sendProblem } from './http/problem.js';
+import type { IdentityService } from './identity/identity.service.js';
+import { auth } from './middleware/auth.js';
+import { requestId } from './middleware/request-id.js';
+import { registerAdminRoutes } from './routes/admin.routes.js';
+import { masterDataOperations } from './routes/master-data.routes.js';
+import { type GatewayEnv, type Operation, registerOperations } from './routes/operation.js';
+
+export interface AppDeps {
+  config: Pick<GatewayConfig, 'ADMIN_TOKEN' | 'REQUEST_TIMEOUT_MS' | 'BODY_LIMIT_BYTES' | 'AUTH_CACHE_TTL_MS'>;
+  identity: IdentityService;
+  nc: NatsConnection;
+  log: Logger;
+  /** Checks the identity database; rejects when it is unreachable. */
+  pingDb: () => Promise<void>;
+  /** Extra operations (later issues plug theirs in here). */
+  operations?: Operation[];
+}
+
+/** The services `/health` expects to answer a NATS service ping. */
+export const SERVICES = ['warehouse', 'invoicing', 'reporting'] as const;
+
+/** Builds the Hono app; `app.request()` drives it in tests without a server. */
+export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
+  const app = new OpenAPIHono<GatewayEnv>();
+  const { log } = deps;
+
+  app.use('*', requestId());
+  app.use('*', async function accessLog(c, next) {
+    const t0 = performance.now();
+    await next();
+    log.info(
+      { requestId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) },
+      'request',
+    );
+  });
+  app.use('*', async function preferredFormat(c, next) {
+    c.set('format', chooseFormat(c.req.header('accept')) ?? 'json');
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.config.BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new HTTPException(413, { message: `request body larger than ${deps.config.BODY_LIMIT_BYTES} bytes` });
+      },
+    }),
+  );
+
+  app.onError((err, c) => {
+    const format = c.get('format') ?? 'json';
+    if (err instanceof AppError) return sendProblem(c, err, format);
+    if (err instanceof HTTPException) {
+      return sendProblem(c, new AppError(ErrorKind.invalid, ErrorCode.BadRequest, err.message), format, err.status);
+    }
+    log.error({ err, requestId: c.get('requestId') }, 'unhandled error');
+    return sendProblem(c, new AppError(ErrorKind.internal, ErrorCode.InternalError, 'internal error'), format);
+  });
+  app.notFound((c) => sendProblem(c, new AppError(ErrorKind.not_found, ErrorCode.NotFound, `no operation ${c.req.method} ${c.req.path}`), c.get('format')));
+
+  app.get('/health', async (c) => {
+    const checks: Record<string, unknown> = {};
+    let ok = true;
+    try {
+      await deps.pingDb();
+      checks.database = 'ok';
+    } catch {
+      checks.database = 'unreachable';
+      ok = false;
+    }
+    checks.nats = deps.nc.isClosed() ? 'closed' : 'ok';
+    const services: Record<string, number> = Object.fromEntries(SERVICES.map((s) => [s, 0]));
+    if (!deps.nc.isClosed()) {
+      try {
+        const pings = await new Svcm(deps.nc).client({ maxWait: 300, strategy: 'timer' } as any).ping();
+        for await (const p of pings) if (p.name in services) services[p.name]++;
+      } catch {
+        /* no service answered: counts stay 0 */
+      }
+    }
+    checks.services = services;
+    if (Object.values(services).some((n) => n === 0) || checks.nats !== 'ok') ok = false;
+    return c.json({ status: ok ? 'ok' : 'degraded', ...checks }, ok ? 200 : 503);
+  });
+
+  const negotiate: MiddlewareHandler<GatewayEnv> = async function negotiateFormat(c, next) {
+    const f = chooseFormat(c.req.header('accept'));
+    if (!f) throw new AppError(ErrorKind.not_acceptable, ErrorCode.NotAcceptable, 'Accept must allow application/json or application/xml');
+    c.set('format', f);
+    await next();
+  };
+  const authenticate = auth({ identity: deps.identity, cacheTtlMs: deps.config.AUTH_CACHE_TTL_MS }) as unknown as MiddlewareHandler<GatewayEnv>;
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'clientId', { type: 'apiKey', in: 'header', name: 'ClientID' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'clientSecret', { type: 'apiKey', in: 'header', name: 'ClientSecret' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'companyId', { type: 'apiKey', in: 'header', name: 'CompanyID' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'adminBearer', { type: 'http', scheme: 'bearer' });
+  app.openAPIRegistry.registerComponent('schemas', 'Problem', {
+    type: 'object',
+    description: 'RFC 9457 problem details (DESIGN §2 "Errors")',
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      code: { type: 'string' },
+      instance: { type: 'string' },
+      errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    },
+    required: ['type', 'title', 'status', 'code'],
+  });
+
+  registerAdminRoutes(app, deps.identity, deps.config.ADMIN_TOKEN);
+  registerOperations(app, [...masterDataOperations, ...(deps.operations ?? [])], { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS }, [
+    authenticate,
+    negotiate,
+  ]);
+
+  app.doc31('/1.6/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Business management interface',
+      version: '1.6',
+      description: 'Issue cards, purchase invoices and sales invoices (INTERFACE-1.6), with the decisions of DESIGN.md.',
+    },
+  });
+  return app;
+}

@@ -1,0 +1,135 @@
+/**
+ * Schema-driven input normalisation and output rendering (DESIGN §2):
+ * - input keys match the documented names case-insensitively; fields the API itself returns are
+ *   accepted and ignored; any other field is a 400 naming it;
+ * - XML wrappers (`<rows><row>…</row></rows>`) become arrays;
+ * - ISO date-times in business-date fields become the calendar date in the company's time zone;
+ * - on output, decimal fields (strings inside the system) are written as exact JSON numbers.
+ */
+import { isDateSchema, isDecimalSchema } from '@bm/contracts';
+import type { FieldError } from '@bm/errors';
+
+type AnySchema = { _zod: { def: any } };
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional', 'lazy']);
+
+/** Strips wrappers and pipes down to the schema that says what the value is (stops at marked leaves). */
+export function unwrap(s: AnySchema | undefined): AnySchema | undefined {
+  let cur = s;
+  for (let i = 0; cur && i < 20; i++) {
+    if (isDecimalSchema(cur) || isDateSchema(cur)) return cur;
+    const def = cur._zod.def;
+    if (def.type === 'lazy') cur = def.getter();
+    else if (WRAPPERS.has(def.type)) cur = def.innerType;
+    else if (def.type === 'pipe') cur = def.in?._zod?.def?.type === 'transform' ? def.out : def.in;
+    else return cur;
+  }
+  return cur;
+}
+
+const kind = (s: AnySchema | undefined): string | undefined => s?._zod.def.type;
+const shapeOf = (s: AnySchema | undefined): Record<string, AnySchema> => (kind(s) === 'object' ? s!._zod.def.shape : {});
+
+export interface NormalizeOptions {
+  xml: boolean;
+  timeZone: string;
+  /** Extra top-level field names accepted and ignored (e.g. `PeriodYear`). */
+  ignore?: string[];
+}
+
+const dateTimeRe = /^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** Calendar date of an ISO date-time in `timeZone`; a date-time without offset keeps its date. */
+export function businessDate(v: string, timeZone: string): string {
+  const m = dateTimeRe.exec(v);
+  if (!m) return v;
+  if (!m[4]) return m[1];
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return v;
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t);
+}
+
+/**
+ * Normalises an input value against `schema`; `accepted` is the reply schema of the same node, whose
+ * fields are accepted and ignored. Returns the normalised value; problems go to `errors`.
+ */
+export function normalizeInput(
+  schema: AnySchema,
+  accepted: AnySchema | undefined,
+  value: unknown,
+  opts: NormalizeOptions,
+  errors: FieldError[],
+  path = '',
+): unknown {
+  const s = unwrap(schema);
+  const a = unwrap(accepted);
+  const k = kind(s);
+  if (isDateSchema(s!) && typeof value === 'string') return businessDate(value.trim(), opts.timeZone);
+  if (k === 'object') {
+    if (opts.xml && value === '') return {};
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const shape = shapeOf(s);
+    const names = new Map(Object.keys(shape).map((n) => [n.toLowerCase(), n]));
+    const acceptedNames = new Map(Object.keys(shapeOf(a)).map((n) => [n.toLowerCase(), n]));
+    const ignore = new Set((path === '' ? (opts.ignore ?? []) : []).map((n) => n.toLowerCase()));
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      const lower = key.toLowerCase();
+      const name = names.get(lower);
+      const at = path ? `${path}.${key}` : key;
+      if (name) {
+        if (name in out) {
+          errors.push({ path: at, message: `field ${name} is given more than once (names are case-insensitive)` });
+          continue;
+        }
+        const acc = acceptedNames.has(lower) ? shapeOf(a)[acceptedNames.get(lower)!] : undefined;
+        out[name] = normalizeInput(shape[name], acc, v, opts, errors, path ? `${path}.${name}` : name);
+      } else if (!acceptedNames.has(lower) && !ignore.has(lower)) {
+        errors.push({ path: at, message: 'unknown field' });
+      }
+    }
+    return out;
+  }
+  if (k === 'array') {
+    let arr = value;
+    if (opts.xml && !Array.isArray(arr)) {
+      if (arr === '' || arr === undefined) arr = [];
+      else if (arr && typeof arr === 'object' && Object.keys(arr).length === 1) {
+        const inner = Object.values(arr)[0];
+        arr = Array.isArray(inner) ? inner : [inner];
+      }
+    }
+    if (!Array.isArray(arr)) return arr;
+    const el = s!._zod.def.element;
+    const accEl = kind(a) === 'array' ? a!._zod.def.element : undefined;
+    return arr.map((v, i) => normalizeInput(el, accEl, v, opts, errors, `${path}.${i}`));
+  }
+  return value;
+}
+
+/** Canonical text of a decimal string: no trailing fraction zeros, no `-0` (`"1.50"` → `"1.5"`). */
+export function canonicalDecimal(v: string): string {
+  let s = v.includes('.') ? v.replace(/0+$/, '').replace(/\.$/, '') : v;
+  if (/^-0*$/.test(s)) s = '0';
+  return s;
+}
+
+/**
+ * Prepares a reply for output: decimal fields (strings inside the system) in canonical form, and for
+ * JSON as raw JSON numbers so `JSON.stringify` writes them exactly (DESIGN §2 "Numbers").
+ */
+export function renderOutput(schema: AnySchema | undefined, value: unknown, format: 'json' | 'xml'): unknown {
+  const s = unwrap(schema);
+  if (s && isDecimalSchema(s) && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) {
+    const text = canonicalDecimal(value);
+    return format === 'json' ? (JSON as any).rawJSON(text) : text;
+  }
+  if (Array.isArray(value)) {
+    const el = kind(s) === 'array' ? s!._zod.def.element : undefined;
+    return value.map((v) => renderOutput(el, v, format));
+  }
+  if (value && typeof value === 'object' && !(value instanceof Uint8Array)) {
+    const shape = shapeOf(s);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderOutput(shape[k], v, format)]));
+  }
+  return value;
+}

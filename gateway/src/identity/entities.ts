@@ -1,0 +1,55 @@
+/**
+ * Identity schema (DESIGN §1, §3), owned by the gateway: companies, users, API clients and
+ * memberships. Secrets are stored only as scrypt hashes. Not tenant-filtered: identity is what
+ * decides the tenant.
+ */
+import { defineEntity, p } from '@mikro-orm/postgresql';
+
+export const SCHEMA = 'identity';
+
+export const CompanyEntity = defineEntity({
+  name: 'Company',
+  tableName: 'company',
+  schema: SCHEMA,
+  properties: {
+    id: p.uuid().primary(),
+    name: p.string(),
+    country: p.string().length(2),
+    vatNumber: p.string().length(20).nullable(),
+    companyNumber: p.string().length(30).nullable(),
+    address: p.text().nullable(),
+    ossRegistered: p.boolean(),
+    currency: p.string().length(3),
+    timeZone: p.string().length(50),
+    iban: p.string().length(34).nullable(),
+    createdAt: p.datetime(),
+  },
+});
+
+export const UserEntity = defineEntity({
+  name: 'User',
+  tableName: 'user',
+  schema: SCHEMA,
+  properties: { id: p.uuid().primary(), username: p.string().length(100).unique(), passwordHash: p.string() },
+});
+
+export const ApiClientEntity = defineEntity({
+  name: 'ApiClient',
+  tableName: 'api_client',
+  schema: SCHEMA,
+  properties: {
+    id: p.uuid().primary(),
+    clientId: p.string().length(100).unique(),
+    secretHash: p.string(),
+    companyId: p.uuid(),
+  },
+});
+
+export const MembershipEntity = defineEntity({
+  name: 'Membership',
+  tableName: 'membership',
+  schema: SCHEMA,
+  properties: { userId: p.uuid().primary(), companyId: p.uuid().primary() },
+});
+
+export const entities = [CompanyEntity, UserEntity, ApiClientEntity, MembershipEntity];

@@ -1,0 +1,9 @@
+/** ORM options of the gateway's identity schema. */
+import { SCHEMA, entities } from './entities.js';
+import { Migration20261122000000 } from './migrations/Migration20261122000000.js';
+
+export const ormOptions = {
+  schema: SCHEMA,
+  entities,
+  migrations: [{ name: 'Migration20261122000000', class: Migration20261122000000 }],
+};

@@ -1,0 +1,53 @@
+/** Process entry of the gateway: identity schema, NATS connection, HTTP server, graceful stop. */
+import { serve } from '@hono/node-server';
+import { createLogger } from '@bm/logger';
+import { connect } from '@bm/messaging';
+import { initOrm } from '@bm/service-kit';
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+import { IdentityService } from './identity/identity.service.js';
+import { ormOptions } from './identity/orm-options.js';
+
+export interface RunningGateway {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the gateway; resolves once it listens. */
+export async function startGateway(config = loadConfig()): Promise<RunningGateway> {
+  const log = createLogger('gateway', config.LOG_LEVEL);
+  const orm = await initOrm({ ...ormOptions, clientUrl: config.DATABASE_URL, log });
+  const nc = await connect({ servers: config.NATS_URL, name: 'gateway', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const identity = new IdentityService(orm, nc);
+  const app = createApp({
+    config,
+    identity,
+    nc,
+    log,
+    pingDb: async () => void (await orm.em.getConnection().execute('select 1')),
+  });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: '0.0.0.0' }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  log.info({ port }, 'gateway listening');
+  return {
+    port,
+    stop: async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      await nc.drain().catch(() => undefined);
+      await orm.close();
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const running = await startGateway().catch((e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+  const stop = () => running.stop().then(() => process.exit(0), () => process.exit(1));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

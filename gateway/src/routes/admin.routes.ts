@@ -1,0 +1,78 @@
+/**
+ * Operator endpoints (DESIGN §3): `POST /admin/companies` creates a company with its tax profile and
+ * default master data and returns the credentials once; `POST /admin/companies/{id}/members` gives a
+ * user access. Bearer `ADMIN_TOKEN`; without a configured token they answer 401.
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import { z } from '@bm/contracts';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { parseJsonLossless } from '../http/codec.js';
+import { CreateCompanyInput, type IdentityService } from '../identity/identity.service.js';
+import { type GatewayEnv, problemResponses } from './operation.js';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+function assertAdmin(c: Context, token: string | undefined): void {
+  const m = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '');
+  if (!token || !m || !timingSafeEqual(digest(m[1].trim()), digest(token))) {
+    throw new AppError(ErrorKind.unauthorized, ErrorCode.Unauthorized, 'admin bearer token required');
+  }
+}
+
+async function jsonBody(c: Context): Promise<unknown> {
+  try {
+    return parseJsonLossless((await c.req.text()) || '{}');
+  } catch (e) {
+    throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, `malformed JSON: ${(e as Error).message}`);
+  }
+}
+
+const Credentials = z.object({
+  companyId: z.guid(),
+  username: z.string(),
+  password: z.string(),
+  clientId: z.string(),
+  clientSecret: z.string(),
+});
+
+/** Registers the admin routes. */
+export function registerAdminRoutes(app: OpenAPIHono<GatewayEnv>, identity: IdentityService, adminToken: string | undefined): void {
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/admin/companies',
+    summary: 'Create a company with its default master data; returns its credentials once',
+    tags: ['Admin'],
+    security: [{ adminBearer: [] }],
+    request: { body: { required: true, content: { 'application/json': { schema: CreateCompanyInput as any } } } },
+    responses: { 201: { description: 'Created', content: { 'application/json': { schema: Credentials } } }, ...problemResponses },
+  });
+  app.post('/admin/companies', async (c) => {
+    assertAdmin(c, adminToken);
+    const creds = await identity.createCompany(await jsonBody(c), c.get('requestId'));
+    return c.json(creds, 201);
+  });
+
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/admin/companies/{id}/members',
+    summary: 'Give a user access to a company (creates the user when new; its password is returned once)',
+    tags: ['Admin'],
+    security: [{ adminBearer: [] }],
+    request: {
+      params: z.object({ id: z.guid() }),
+      body: { required: true, content: { 'application/json': { schema: z.object({ username: z.string() }) } } },
+    },
+    responses: {
+      201: { description: 'Member added', content: { 'application/json': { schema: z.object({ username: z.string(), password: z.string().optional() }) } } },
+      ...problemResponses,
+    },
+  });
+  app.post('/admin/companies/:id/members', async (c) => {
+    assertAdmin(c, adminToken);
+    const id = c.req.param('id');
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, 'Company not found');
+    return c.json(await identity.addMember(id.toLowerCase(), await jsonBody(c)), 201);
+  });
+}

@@ -1,0 +1,187 @@
+/**
+ * The gateway's operation table: each `/1.6` operation names its path, input schemas, reply schema
+ * and XML root, and a `run` that turns the validated input into NATS requests. One generic handler
+ * does the HTTP side (DESIGN §2): body parsing (JSON or XML), case-insensitive field names, unknown
+ * fields → 400, validation with the shared contract, rendering as JSON or XML. Each operation is also
+ * registered in the OpenAPI document.
+ */
+import type { Contract, ReplyOf, RequestInputOf } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, type FieldError, validationFailed } from '@bm/errors';
+import { type NatsConnection, request, zodFieldErrors } from '@bm/messaging';
+import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
+import { parseJsonLossless, parseXmlBody, toXml } from '../http/codec.js';
+import type { Format } from '../http/negotiate.js';
+import { normalizeInput, renderOutput } from '../http/schema-walk.js';
+import type { AuthVariables } from '../middleware/auth.js';
+import type { RequestIdVariables } from '../middleware/request-id.js';
+
+export type GatewayEnv = { Variables: AuthVariables & RequestIdVariables & { format: Format } };
+
+/** Sends a typed request on behalf of the current principal. */
+export type Caller = <C extends Contract>(contract: C, body: RequestInputOf<C>) => Promise<ReplyOf<C>>;
+
+export interface OperationInput {
+  body: any;
+  query: any;
+  params: any;
+}
+
+export interface Operation {
+  method: 'get' | 'post' | 'put';
+  /** OpenAPI-style path, e.g. `/1.6/items/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  body?: { schema: z.ZodObject; accepted?: z.ZodType; ignore?: string[] };
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  reply: z.ZodType;
+  /** Root element of the XML reply. */
+  xmlRoot: string;
+  status?: 200 | 201;
+  run: (input: OperationInput, call: Caller) => Promise<unknown>;
+}
+
+export interface OperationDeps {
+  nc: NatsConnection;
+  timeoutMs: number;
+}
+
+/** Reads the request body as JSON (lossless) or XML; malformed → 400 BadRequest. */
+async function readBody(c: Context): Promise<{ value: unknown; xml: boolean }> {
+  const type = (c.req.header('content-type') ?? 'application/json').toLowerCase();
+  const text = await c.req.text();
+  if (!text.trim()) return { value: undefined, xml: false };
+  if (type.includes('xml')) {
+    try {
+      return { value: parseXmlBody(text), xml: true };
+    } catch (e) {
+      throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, `malformed XML: ${(e as Error).message}`);
+    }
+  }
+  if (!type.includes('json')) {
+    throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, `unsupported Content-Type ${type}; send application/json or application/xml`, {
+      errors: [{ path: 'Content-Type', message: 'use application/json or application/xml' }],
+    });
+  }
+  try {
+    return { value: parseJsonLossless(text), xml: false };
+  } catch (e) {
+    throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, `malformed JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Query parameters as a flat object (the first value of each name). */
+const queryObject = (c: Context): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URL(c.req.url).searchParams) if (!(k in out)) out[k] = v;
+  return out;
+};
+
+function validate(schema: z.ZodType, value: unknown, prefix: string, errors: FieldError[]): unknown {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  errors.push(...zodFieldErrors(r.error, prefix === 'body' ? '' : prefix));
+  return undefined;
+}
+
+/** Renders a reply in the negotiated format. */
+export function render(c: Context, status: number, root: string, schema: z.ZodType | undefined, value: unknown, format: Format): Response {
+  const out = renderOutput(schema as any, value, format);
+  if (format === 'xml') return c.body(toXml(root, out), status as any, { 'Content-Type': 'application/xml; charset=utf-8' });
+  return c.body(JSON.stringify(out), status as any, { 'Content-Type': 'application/json; charset=utf-8' });
+}
+
+/** The generic handler of one operation. */
+export function handlerFor(op: Operation, deps: OperationDeps): (c: Context<GatewayEnv>) => Promise<Response> {
+  return async (c) => {
+    const principal = c.get('principal');
+    const ctx = { companyId: principal.companyId, userId: principal.userId, requestId: c.get('requestId'), timeZone: principal.timeZone };
+    const call: Caller = (contract, body) => request(deps.nc, contract, body, ctx, { timeoutMs: deps.timeoutMs });
+    const errors: FieldError[] = [];
+    const input: OperationInput = { body: undefined, query: {}, params: {} };
+    if (op.params) input.params = validate(op.params, c.req.param(), 'path', errors);
+    if (op.query) {
+      const q = normalizeInput(op.query as any, undefined, queryObject(c), { xml: true, timeZone: principal.timeZone }, errors);
+      input.query = validate(op.query, q, 'query', errors);
+    } else if (Object.keys(queryObject(c)).length) {
+      errors.push(...Object.keys(queryObject(c)).map((k) => ({ path: `query.${k}`, message: 'unknown query parameter' })));
+    }
+    if (op.body) {
+      const { value, xml } = await readBody(c);
+      if (value === undefined) throw validationFailed([{ path: '(body)', message: 'a request body is required' }]);
+      if (!value || typeof value !== 'object' || Array.isArray(value)) {
+        throw validationFailed([{ path: '(body)', message: 'the body must be an object' }]);
+      }
+      const normalized = normalizeInput(op.body.schema as any, (op.body.accepted ?? op.reply) as any, value, {
+        xml,
+        timeZone: principal.timeZone,
+        ignore: op.body.ignore,
+      }, errors);
+      if (!errors.length) input.body = validate(op.body.schema, normalized, 'body', errors);
+    }
+    if (errors.length) throw validationFailed(errors);
+    const result = await op.run(input, call);
+    return render(c, op.status ?? 200, op.xmlRoot, op.reply, result, c.get('format'));
+  };
+}
+
+/** OpenAPI `{id}` → Hono `:id`. */
+export const honoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
+
+/** Registers the operations on the app and in its OpenAPI registry. */
+export function registerOperations(
+  app: OpenAPIHono<GatewayEnv>,
+  ops: Operation[],
+  deps: OperationDeps,
+  middleware: MiddlewareHandler<GatewayEnv>[],
+): void {
+  for (const op of ops) {
+    const route: RouteConfig = {
+      method: op.method,
+      path: op.path,
+      summary: op.summary,
+      description: op.description,
+      tags: [op.tag],
+      security: [{ basic: [], clientId: [], clientSecret: [], companyId: [] }],
+      request: {
+        ...(op.params ? { params: op.params as any } : {}),
+        ...(op.query ? { query: op.query as any } : {}),
+        ...(op.body
+          ? {
+              body: {
+                required: true,
+                content: { 'application/json': { schema: op.body.schema as any }, 'application/xml': { schema: op.body.schema as any } },
+              },
+            }
+          : {}),
+      },
+      responses: {
+        [op.status ?? 200]: {
+          description: 'OK',
+          content: { 'application/json': { schema: op.reply as any }, 'application/xml': { schema: op.reply as any } },
+        },
+        ...problemResponses,
+      },
+    };
+    app.openAPIRegistry.registerPath(route);
+    app.on([op.method.toUpperCase()], [honoPath(op.path)], ...middleware, handlerFor(op, deps) as any);
+  }
+}
+
+const problemContent = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } as any;
+/** The problem responses every authenticated operation can give. */
+export const problemResponses = {
+  400: { description: 'ValidationFailed or BadRequest', content: problemContent },
+  401: { description: 'Unauthorized (missing or wrong credentials)', content: problemContent },
+  403: { description: 'Forbidden (no access to the CompanyID)', content: problemContent },
+  404: { description: 'NotFound', content: problemContent },
+  406: { description: 'NotAcceptable', content: problemContent },
+  409: { description: 'Conflict, DuplicateRecordNumber or InvalidState', content: problemContent },
+  422: { description: 'Business rule refused the request', content: problemContent },
+  503: { description: 'ServiceUnavailable', content: problemContent },
+  504: { description: 'Timeout', content: problemContent },
+};
