@@ -105,7 +105,9 @@ export function handlerFor(op: Operation, deps: OperationDeps): (c: Context<Gate
     const input: OperationInput = { body: undefined, query: {}, params: {} };
     if (op.params) input.params = validate(op.params, c.req.param(), 'path', errors);
     if (op.query) {
-      const q = normalizeInput(op.query as any, undefined, queryObject(c), { xml: true, timeZone: principal.timeZone }, errors);
+      const queryErrors: FieldError[] = [];
+      const q = normalizeInput(op.query as any, undefined, queryObject(c), { xml: true, timeZone: principal.timeZone }, queryErrors);
+      errors.push(...queryErrors.map((e) => ({ path: `query.${e.path}`, message: e.message === 'unknown field' ? 'unknown query parameter' : e.message })));
       input.query = validate(op.query, q, 'query', errors);
     } else if (Object.keys(queryObject(c)).length) {
       errors.push(...Object.keys(queryObject(c)).map((k) => ({ path: `query.${k}`, message: 'unknown query parameter' })));
