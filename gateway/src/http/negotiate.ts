@@ -29,8 +29,8 @@ const matches = (range: string, type: string) =>
 
 /** The format to answer in, or `null` when the client accepts neither JSON nor XML (406). */
 export function chooseFormat(accept: string | undefined): Format | null {
+  if (!accept?.trim()) return 'json';
   const ranges = parseAccept(accept);
-  if (!ranges.length) return 'json';
   for (const r of ranges) {
     if (r.type === 'application/xml' || r.type === 'text/xml') return 'xml';
     if (matches(r.type, 'application/json') || r.type === 'application/problem+json') return 'json';
