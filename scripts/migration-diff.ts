@@ -18,7 +18,11 @@ if (!modules[target]) throw new Error(`usage: migration-diff <${Object.keys(modu
 const { ormOptions } = await import(modules[target]);
 const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
 const scratch = `diff_${Date.now()}`;
-const admin = await MikroORM.init({ clientUrl: base.toString(), entities: [], discovery: { warnWhenNoEntities: false } } as any);
+const admin = await MikroORM.init({
+  clientUrl: base.toString(),
+  entities: [],
+  discovery: { warnWhenNoEntities: false },
+} as any);
 await admin.em.getConnection().execute(`create database ${scratch}`);
 base.pathname = `/${scratch}`;
 const orm = await MikroORM.init({

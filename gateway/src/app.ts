@@ -22,7 +22,10 @@ import { masterDataOperations } from './routes/master-data.routes.js';
 import { type GatewayEnv, type Operation, registerOperations } from './routes/operation.js';
 
 export interface AppDeps {
-  config: Pick<GatewayConfig, 'ADMIN_TOKEN' | 'REQUEST_TIMEOUT_MS' | 'BODY_LIMIT_BYTES' | 'AUTH_CACHE_TTL_MS'>;
+  config: Pick<
+    GatewayConfig,
+    'ADMIN_TOKEN' | 'REQUEST_TIMEOUT_MS' | 'BODY_LIMIT_BYTES' | 'AUTH_CACHE_TTL_MS'
+  >;
   identity: IdentityService;
   nc: NatsConnection;
   log: Logger;
@@ -45,7 +48,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     const t0 = performance.now();
     await next();
     log.info(
-      { requestId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) },
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - t0),
+      },
       'request',
     );
   });
@@ -58,7 +67,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     bodyLimit({
       maxSize: deps.config.BODY_LIMIT_BYTES,
       onError: () => {
-        throw new HTTPException(413, { message: `request body larger than ${deps.config.BODY_LIMIT_BYTES} bytes` });
+        throw new HTTPException(413, {
+          message: `request body larger than ${deps.config.BODY_LIMIT_BYTES} bytes`,
+        });
       },
     }),
   );
@@ -67,12 +78,27 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     const format = c.get('format') ?? 'json';
     if (err instanceof AppError) return sendProblem(c, err, format);
     if (err instanceof HTTPException) {
-      return sendProblem(c, new AppError(ErrorKind.invalid, ErrorCode.BadRequest, err.message), format, err.status);
+      return sendProblem(
+        c,
+        new AppError(ErrorKind.invalid, ErrorCode.BadRequest, err.message),
+        format,
+        err.status,
+      );
     }
     log.error({ err, requestId: c.get('requestId') }, 'unhandled error');
-    return sendProblem(c, new AppError(ErrorKind.internal, ErrorCode.InternalError, 'internal error'), format);
+    return sendProblem(
+      c,
+      new AppError(ErrorKind.internal, ErrorCode.InternalError, 'internal error'),
+      format,
+    );
   });
-  app.notFound((c) => sendProblem(c, new AppError(ErrorKind.not_found, ErrorCode.NotFound, `no operation ${c.req.method} ${c.req.path}`), c.get('format')));
+  app.notFound((c) =>
+    sendProblem(
+      c,
+      new AppError(ErrorKind.not_found, ErrorCode.NotFound, `no operation ${c.req.method} ${c.req.path}`),
+      c.get('format'),
+    ),
+  );
 
   app.get('/health', async (c) => {
     const checks: Record<string, unknown> = {};
@@ -101,16 +127,36 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
 
   const negotiate: MiddlewareHandler<GatewayEnv> = async function negotiateFormat(c, next) {
     const f = chooseFormat(c.req.header('accept'));
-    if (!f) throw new AppError(ErrorKind.not_acceptable, ErrorCode.NotAcceptable, 'Accept must allow application/json or application/xml');
+    if (!f)
+      throw new AppError(
+        ErrorKind.not_acceptable,
+        ErrorCode.NotAcceptable,
+        'Accept must allow application/json or application/xml',
+      );
     c.set('format', f);
     await next();
   };
-  const authenticate = auth({ identity: deps.identity, cacheTtlMs: deps.config.AUTH_CACHE_TTL_MS }) as unknown as MiddlewareHandler<GatewayEnv>;
+  const authenticate = auth({
+    identity: deps.identity,
+    cacheTtlMs: deps.config.AUTH_CACHE_TTL_MS,
+  }) as unknown as MiddlewareHandler<GatewayEnv>;
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'clientId', { type: 'apiKey', in: 'header', name: 'ClientID' });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'clientSecret', { type: 'apiKey', in: 'header', name: 'ClientSecret' });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'companyId', { type: 'apiKey', in: 'header', name: 'CompanyID' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'clientId', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'ClientID',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'clientSecret', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'ClientSecret',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'companyId', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'CompanyID',
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'adminBearer', { type: 'http', scheme: 'bearer' });
   app.openAPIRegistry.registerComponent('schemas', 'Problem', {
     type: 'object',
@@ -122,23 +168,29 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
       detail: { type: 'string' },
       code: { type: 'string' },
       instance: { type: 'string' },
-      errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+      errors: {
+        type: 'array',
+        items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+      },
     },
     required: ['type', 'title', 'status', 'code'],
   });
 
   registerAdminRoutes(app, deps.identity, deps.config.ADMIN_TOKEN);
-  registerOperations(app, [...masterDataOperations, ...(deps.operations ?? [])], { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS }, [
-    authenticate,
-    negotiate,
-  ]);
+  registerOperations(
+    app,
+    [...masterDataOperations, ...(deps.operations ?? [])],
+    { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
+    [authenticate, negotiate],
+  );
 
   app.doc31('/1.6/openapi.json', {
     openapi: '3.1.0',
     info: {
       title: 'Business management interface',
       version: '1.6',
-      description: 'Issue cards, purchase invoices and sales invoices (INTERFACE-1.6), with the decisions of DESIGN.md.',
+      description:
+        'Issue cards, purchase invoices and sales invoices (INTERFACE-1.6), with the decisions of DESIGN.md.',
     },
   });
   return app;

@@ -1,5 +1,5 @@
 /** Gateway configuration, parsed once from the environment (DESIGN §8). */
-import { ServiceEnv, parseEnv } from '@bm/service-kit';
+import { parseEnv, ServiceEnv } from '@bm/service-kit';
 import { z } from 'zod';
 
 export const GatewayEnv = ServiceEnv.extend({
@@ -9,10 +9,15 @@ export const GatewayEnv = ServiceEnv.extend({
   /** NATS reply timeout for one request, ms. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   /** Largest accepted request body, bytes. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
   /** How long a verified credential tuple stays cached, ms. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 
-export const loadConfig = (env: Record<string, string | undefined> = process.env): Readonly<GatewayConfig> => parseEnv(GatewayEnv, env);
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Readonly<GatewayConfig> =>
+  parseEnv(GatewayEnv, env);

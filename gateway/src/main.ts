@@ -1,8 +1,9 @@
 /** Process entry of the gateway: identity schema, NATS connection, HTTP server, graceful stop. */
-import { serve } from '@hono/node-server';
+
 import { createLogger } from '@bm/logger';
 import { connect } from '@bm/messaging';
 import { initOrm } from '@bm/service-kit';
+import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { IdentityService } from './identity/identity.service.js';
@@ -17,7 +18,12 @@ export interface RunningGateway {
 export async function startGateway(config = loadConfig()): Promise<RunningGateway> {
   const log = createLogger('gateway', config.LOG_LEVEL);
   const orm = await initOrm({ ...ormOptions, clientUrl: config.DATABASE_URL, log });
-  const nc = await connect({ servers: config.NATS_URL, name: 'gateway', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc = await connect({
+    servers: config.NATS_URL,
+    name: 'gateway',
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
   const identity = new IdentityService(orm, nc);
   const app = createApp({
     config,
@@ -47,7 +53,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);
   });
-  const stop = () => running.stop().then(() => process.exit(0), () => process.exit(1));
+  const stop = () =>
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

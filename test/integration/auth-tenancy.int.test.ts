@@ -2,7 +2,7 @@
  * Authentication and tenancy through HTTP (INTERFACE §5, DESIGN §2 "Auth failure", §3).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, type Stack, authHeaders, send, startStack } from '../support/stack.js';
+import { authHeaders, type Client, type Stack, send, startStack } from '../support/stack.js';
 
 let stack: Stack;
 let a: Client;
@@ -15,23 +15,39 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const get = (headers: Record<string, string>) => send(stack.app, 'GET', '/1.6/warehouses', undefined, headers);
+const get = (headers: Record<string, string>) =>
+  send(stack.app, 'GET', '/1.6/warehouses', undefined, headers);
 
 describe('authentication (401)', () => {
-  it.each(['Authorization', 'ClientID', 'ClientSecret', 'CompanyID'])('refuses a request without %s', async (header) => {
-    const headers = { ...a.headers };
-    delete headers[header];
-    const r = await get(headers);
-    expect(r.status).toBe(401);
-    expect(r.headers.get('www-authenticate')).toMatch(/^Basic/);
-    expect(r.headers.get('content-type')).toMatch(/application\/problem\+json/);
-    expect(r.body).toMatchObject({ status: 401, code: 'Unauthorized' });
-    expect(r.body.detail).toContain(header);
-  });
+  it.each(['Authorization', 'ClientID', 'ClientSecret', 'CompanyID'])(
+    'refuses a request without %s',
+    async (header) => {
+      const headers = { ...a.headers };
+      delete headers[header];
+      const r = await get(headers);
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toMatch(/^Basic/);
+      expect(r.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(r.body).toMatchObject({ status: 401, code: 'Unauthorized' });
+      expect(r.body.detail).toContain(header);
+    },
+  );
 
   it.each([
-    ['a wrong password', (h: Record<string, string>) => ({ ...h, Authorization: `Basic ${Buffer.from(`${a.creds.username}:nope`).toString('base64')}` })],
-    ['an unknown user', (h: Record<string, string>) => ({ ...h, Authorization: `Basic ${Buffer.from(`ghost:${a.creds.password}`).toString('base64')}` })],
+    [
+      'a wrong password',
+      (h: Record<string, string>) => ({
+        ...h,
+        Authorization: `Basic ${Buffer.from(`${a.creds.username}:nope`).toString('base64')}`,
+      }),
+    ],
+    [
+      'an unknown user',
+      (h: Record<string, string>) => ({
+        ...h,
+        Authorization: `Basic ${Buffer.from(`ghost:${a.creds.password}`).toString('base64')}`,
+      }),
+    ],
     ['a wrong client secret', (h: Record<string, string>) => ({ ...h, ClientSecret: 'wrong' })],
     ['an unknown client id', (h: Record<string, string>) => ({ ...h, ClientID: 'cli_unknown' })],
     ['a non-Basic scheme', (h: Record<string, string>) => ({ ...h, Authorization: 'Bearer abc' })],
@@ -62,14 +78,25 @@ describe('company access (403)', () => {
   });
 
   it("refuses a member user with another company's API client", async () => {
-    const r = await send(stack.app, 'POST', `/admin/companies/${b.creds.companyId}/members`, { username: a.creds.username }, {
-      Authorization: 'Bearer test-admin-token-0123456789',
-    });
+    const r = await send(
+      stack.app,
+      'POST',
+      `/admin/companies/${b.creds.companyId}/members`,
+      { username: a.creds.username },
+      {
+        Authorization: 'Bearer test-admin-token-0123456789',
+      },
+    );
     expect(r.status).toBe(201);
     // The user may work for B now, but A's API client belongs to A only.
     expect((await get({ ...a.headers, CompanyID: b.creds.companyId })).status).toBe(403);
     // With B's client the same user reaches B.
-    const headers = { ...authHeaders(a.creds), ClientID: b.creds.clientId, ClientSecret: b.creds.clientSecret, CompanyID: b.creds.companyId };
+    const headers = {
+      ...authHeaders(a.creds),
+      ClientID: b.creds.clientId,
+      ClientSecret: b.creds.clientSecret,
+      CompanyID: b.creds.companyId,
+    };
     expect((await get(headers)).status).toBe(200);
   });
 });
@@ -101,7 +128,13 @@ describe('tenancy', () => {
   });
 
   it('keeps admin endpoints behind the bearer token', async () => {
-    const r = await send(stack.app, 'POST', '/admin/companies', { name: 'X', country: 'SK' }, { Authorization: 'Bearer wrong-token-000000000' });
+    const r = await send(
+      stack.app,
+      'POST',
+      '/admin/companies',
+      { name: 'X', country: 'SK' },
+      { Authorization: 'Bearer wrong-token-000000000' },
+    );
     expect(r.status).toBe(401);
   });
 });

@@ -17,16 +17,33 @@ afterAll(() => stack?.stop());
 
 describe('field names', () => {
   it('matches input names case-insensitively and answers with the documented spelling', async () => {
-    const r = await c.post('/1.6/items', { CODE: 'CI-1', Name: 'Kôň', UNITCODE: 'kg', sellprice: 12.3456, VatRate: 23, HasLotNumbers: true });
+    const r = await c.post('/1.6/items', {
+      CODE: 'CI-1',
+      Name: 'Kôň',
+      UNITCODE: 'kg',
+      sellprice: 12.3456,
+      VatRate: 23,
+      HasLotNumbers: true,
+    });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ code: 'CI-1', name: 'Kôň', unitCode: 'kg', sellPrice: 12.3456, vatRate: 23, hasLotNumbers: true });
+    expect(r.body).toMatchObject({
+      code: 'CI-1',
+      name: 'Kôň',
+      unitCode: 'kg',
+      sellPrice: 12.3456,
+      vatRate: 23,
+      hasLotNumbers: true,
+    });
     expect(Object.keys(r.body)).toContain('sellPrice');
   });
 
   it('refuses an unknown field with 400 naming it, and stores nothing', async () => {
     const r = await c.post('/1.6/items', { code: 'UF-1', name: 'X', colour: 'red' });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'ValidationFailed', errors: [{ path: 'colour', message: 'unknown field' }] });
+    expect(r.body).toMatchObject({
+      code: 'ValidationFailed',
+      errors: [{ path: 'colour', message: 'unknown field' }],
+    });
     expect((await c.get('/1.6/items')).body.items.some((i: any) => i.code === 'UF-1')).toBe(false);
   });
 
@@ -121,7 +138,11 @@ describe('XML', () => {
     expect(XMLValidator.validate(r.text)).toBe(true);
     const doc = parser.parse(r.text);
     expect(doc.Warehouses.totalCount).toBe('1');
-    expect(doc.Warehouses.items.item).toMatchObject({ code: 'HS', name: 'Hlavný sklad', valuationMethod: 'FIFO' });
+    expect(doc.Warehouses.items.item).toMatchObject({
+      code: 'HS',
+      name: 'Hlavný sklad',
+      valuationMethod: 'FIFO',
+    });
     const json = await c.get('/1.6/warehouses');
     expect(doc.Warehouses.items.item.id).toBe(json.body.items[0].id);
   });
@@ -130,7 +151,10 @@ describe('XML', () => {
     const xml = `<?xml version="1.0"?><VatCode><code>X23</code><type>O</type><country>sk</country><rate>23</rate>
       <validFrom>2025-01-01</validFrom><kind>standard</kind>
       <paragraphs><paragraph><code>P1</code><text>Prvý</text><isDefault>true</isDefault></paragraph><paragraph><code>P2</code><text>Druhý</text></paragraph></paragraphs></VatCode>`;
-    const r = await c.post('/1.6/vat-codes', xml, { 'Content-Type': 'application/xml', Accept: 'application/xml' });
+    const r = await c.post('/1.6/vat-codes', xml, {
+      'Content-Type': 'application/xml',
+      Accept: 'application/xml',
+    });
     expect(r.status).toBe(201);
     const doc = parser.parse(r.text);
     expect(doc.VatCode).toMatchObject({ code: 'X23', country: 'SK', rate: '23' });
@@ -138,7 +162,10 @@ describe('XML', () => {
       ['P1', 'true'],
       ['P2', 'false'],
     ]);
-    const bad = await c.post('/1.6/units', '<Unit><code>x</code>', { 'Content-Type': 'application/xml', Accept: 'application/xml' });
+    const bad = await c.post('/1.6/units', '<Unit><code>x</code>', {
+      'Content-Type': 'application/xml',
+      Accept: 'application/xml',
+    });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toMatch(/application\/problem\+xml/);
     expect(parser.parse(bad.text).problem.code).toBe('BadRequest');
@@ -158,7 +185,12 @@ describe('lists', () => {
   });
 
   it('keeps code lists apart', async () => {
-    expect((await c.get('/1.6/payment-types')).body.items.map((x: any) => x.code)).toEqual(['DOB', 'HOT', 'KAR', 'PP']);
+    expect((await c.get('/1.6/payment-types')).body.items.map((x: any) => x.code)).toEqual([
+      'DOB',
+      'HOT',
+      'KAR',
+      'PP',
+    ]);
     expect((await c.get('/1.6/persons')).body.totalCount).toBe(0);
     const pt = (await c.get('/1.6/payment-types')).body.items[0];
     expect((await c.get(`/1.6/cost-centers/${pt.id}`)).status).toBe(404);
@@ -178,6 +210,11 @@ describe('health', () => {
   it('reports database, NATS and one responder per service', async () => {
     const r = await send(stack.app, 'GET', '/health');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 'ok', database: 'ok', nats: 'ok', services: { warehouse: 1, invoicing: 1, reporting: 1 } });
+    expect(r.body).toEqual({
+      status: 'ok',
+      database: 'ok',
+      nats: 'ok',
+      services: { warehouse: 1, invoicing: 1, reporting: 1 },
+    });
   });
 });

@@ -2,9 +2,10 @@
  * The OpenAPI document (issue #3: valid OpenAPI 3.1 from the shared schemas) and the schema ownership
  * rules (DESIGN §1: a service only touches its own schema; migrations match the entities).
  */
-import { compileErrors, validate } from '@readme/openapi-parser';
+
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { compileErrors, validate } from '@readme/openapi-parser';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ormOptions as identity } from '../../gateway/src/identity/orm-options.js';
@@ -32,7 +33,13 @@ describe('GET /1.6/openapi.json', () => {
   it('documents every operation, with decimals as numbers and the admin bearer', async () => {
     const doc = (await send(stack.app, 'GET', '/1.6/openapi.json')).body;
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/1.6/items', '/1.6/items/{id}', '/1.6/ordners', '/1.6/periods/{id}/close', '/admin/companies']),
+      expect.arrayContaining([
+        '/1.6/items',
+        '/1.6/items/{id}',
+        '/1.6/ordners',
+        '/1.6/periods/{id}/close',
+        '/admin/companies',
+      ]),
     );
     const item = doc.paths['/1.6/items'].post.requestBody.content['application/json'].schema;
     const props = item.properties ?? doc.components.schemas[item.$ref?.split('/').pop()]?.properties;
@@ -71,7 +78,10 @@ describe('schemas', () => {
     );
     await client.end();
     const bySchema: Record<string, string[]> = {};
-    for (const r of rows) (bySchema[r.table_schema] ??= []).push(r.table_name);
+    for (const r of rows) {
+      bySchema[r.table_schema] ??= [];
+      bySchema[r.table_schema].push(r.table_name);
+    }
     expect(Object.keys(bySchema).sort()).toEqual(['identity', 'invoicing', 'reporting', 'warehouse']);
     expect(bySchema.reporting).toEqual(['mikro_orm_migrations', 'report']);
     expect(bySchema.warehouse).toContain('item');
@@ -81,7 +91,12 @@ describe('schemas', () => {
   it('restarting one service leaves the other schemas untouched', async () => {
     const client = new pg.Client({ connectionString: stack.databaseUrl });
     await client.connect();
-    const count = async () => (await client.query("select count(*)::int as n from information_schema.tables where table_schema <> 'warehouse'")).rows[0].n;
+    const count = async () =>
+      (
+        await client.query(
+          "select count(*)::int as n from information_schema.tables where table_schema <> 'warehouse'",
+        )
+      ).rows[0].n;
     const before = await count();
     await stack.stopService('warehouse');
     await stack.startReplica('warehouse');

@@ -72,7 +72,10 @@ describe('replicas', () => {
     // Both replicas answer the NATS service ping that /health counts.
     const nc = await connect({ servers: stack.natsUrl });
     const pings = [];
-    for await (const p of await new Svcm(nc).client({ maxWait: 300, strategy: 'timer' } as any).ping('warehouse')) pings.push(p.id);
+    for await (const p of await new Svcm(nc)
+      .client({ maxWait: 300, strategy: 'timer' } as any)
+      .ping('warehouse'))
+      pings.push(p.id);
     await nc.close();
     expect(new Set(pings).size).toBe(2);
   });

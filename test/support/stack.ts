@@ -2,13 +2,18 @@
  * The whole stack in one test process, on real PostgreSQL and NATS: the three services (any number of
  * replicas) and the gateway app, driven with `app.request()`. Each stack gets its own database.
  */
-import { ensureDatabase, dropDatabase } from '@bm/testing/infra';
+
 import { createLogger } from '@bm/logger';
 import { connect } from '@bm/messaging';
-import { type RunningService, initOrm } from '@bm/service-kit';
+import { initOrm, type RunningService } from '@bm/service-kit';
+import { dropDatabase, ensureDatabase } from '@bm/testing/infra';
 import { inject } from 'vitest';
 import { createApp } from '../../gateway/src/app.js';
-import { IdentityService, type CompanyCredentials, type CreateCompanyInput } from '../../gateway/src/identity/identity.service.js';
+import {
+  type CompanyCredentials,
+  type CreateCompanyInput,
+  IdentityService,
+} from '../../gateway/src/identity/identity.service.js';
 import { ormOptions as identityOrm } from '../../gateway/src/identity/orm-options.js';
 import { startInvoicing } from '../../services/invoicing/src/service.js';
 import { startReporting } from '../../services/reporting/src/service.js';
@@ -57,11 +62,18 @@ export const authHeaders = (c: CompanyCredentials): Record<string, string> => ({
 });
 
 /** Sends one request to the app and reads the reply. */
-export async function send(app: Stack['app'], method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+export async function send(
+  app: Stack['app'],
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) (init.headers as any)['Content-Type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      (init.headers as any)['Content-Type'] = 'application/json';
   }
   const res = await app.request(path, init);
   const text = await res.text();
@@ -75,8 +87,13 @@ export async function send(app: Stack['app'], method: string, path: string, body
 }
 
 /** Starts a stack with a fresh database. */
-export async function startStack(opts: { replicas?: Partial<Record<ServiceName, number>> } = {}): Promise<Stack> {
-  const databaseUrl = await ensureDatabase(inject('pgUrl'), `t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`);
+export async function startStack(
+  opts: { replicas?: Partial<Record<ServiceName, number>> } = {},
+): Promise<Stack> {
+  const databaseUrl = await ensureDatabase(
+    inject('pgUrl'),
+    `t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
+  );
   const natsUrl = inject('natsUrl');
   const config = { DATABASE_URL: databaseUrl, NATS_URL: natsUrl, LOG_LEVEL: 'silent' as const };
   const replicas: Record<ServiceName, RunningService[]> = { warehouse: [], invoicing: [], reporting: [] };
@@ -93,7 +110,12 @@ export async function startStack(opts: { replicas?: Partial<Record<ServiceName, 
   const nc = await connect({ servers: natsUrl, name: 'gateway-test' });
   const identity = new IdentityService(orm, nc);
   const app = createApp({
-    config: { ADMIN_TOKEN, REQUEST_TIMEOUT_MS: 3000, BODY_LIMIT_BYTES: 4 * 1024 * 1024, AUTH_CACHE_TTL_MS: 60_000 },
+    config: {
+      ADMIN_TOKEN,
+      REQUEST_TIMEOUT_MS: 3000,
+      BODY_LIMIT_BYTES: 4 * 1024 * 1024,
+      AUTH_CACHE_TTL_MS: 60_000,
+    },
     identity,
     nc,
     log,
@@ -126,7 +148,12 @@ export async function startStack(opts: { replicas?: Partial<Record<ServiceName, 
         app,
         'POST',
         '/admin/companies',
-        { name: `Firma ${n} s.r.o.`, country: 'SK', vatNumber: `SK20201234${String(n).padStart(2, '0')}`, ...input },
+        {
+          name: `Firma ${n} s.r.o.`,
+          country: 'SK',
+          vatNumber: `SK20201234${String(n).padStart(2, '0')}`,
+          ...input,
+        },
         { Authorization: `Bearer ${ADMIN_TOKEN}` },
       );
       if (r.status !== 201) throw new Error(`company creation failed: ${r.status} ${r.text}`);

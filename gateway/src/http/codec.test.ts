@@ -14,14 +14,21 @@ describe('parseJsonLossless', () => {
 
 describe('XML', () => {
   it('writes arrays as a wrapper with singular children and escapes text', () => {
-    const xml = toXml('IssueCard', { recordNumber: 'VY1', rows: [{ name: 'A & B' }, { name: 'Ž' }], tags: ['x'], periodId: null });
+    const xml = toXml('IssueCard', {
+      recordNumber: 'VY1',
+      rows: [{ name: 'A & B' }, { name: 'Ž' }],
+      tags: ['x'],
+      periodId: null,
+    });
     expect(xml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><IssueCard><recordNumber>VY1</recordNumber><rows><row><name>A &amp; B</name></row><row><name>Ž</name></row></rows><tags><tag>x</tag></tags><periodId/></IssueCard>',
     );
   });
 
   it('reads the root element content and refuses malformed documents', () => {
-    expect(parseXmlBody('<?xml version="1.0"?><Unit><code>ks</code><name>kus &amp; more</name></Unit>')).toEqual({ code: 'ks', name: 'kus & more' });
+    expect(
+      parseXmlBody('<?xml version="1.0"?><Unit><code>ks</code><name>kus &amp; more</name></Unit>'),
+    ).toEqual({ code: 'ks', name: 'kus & more' });
     expect(() => parseXmlBody('<Unit><code>ks</Unit>')).toThrow();
     expect(() => parseXmlBody('<a/><b/>')).toThrow();
   });

@@ -6,7 +6,12 @@ import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /** Parses JSON keeping every number as its source text, so no decimal passes through a binary float. */
 export function parseJsonLossless(text: string): unknown {
-  return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
+  return JSON.parse(text, function (
+    this: unknown,
+    _key: string,
+    value: unknown,
+    context?: { source?: string },
+  ) {
     return typeof value === 'number' && context?.source !== undefined ? context.source : value;
   } as any);
 }

@@ -3,7 +3,7 @@
  * `errors: [{path, message}]` and extension members, as JSON or XML. The one table from error kind to
  * HTTP status lives here.
  */
-import { AppError, type ErrorKind } from '@bm/errors';
+import type { AppError, ErrorKind } from '@bm/errors';
 import type { Context } from 'hono';
 import { toXml } from './codec.js';
 import type { Format } from './negotiate.js';
@@ -52,7 +52,12 @@ export function problemBody(e: AppError, status = statusOfKind[e.kind], instance
 }
 
 /** Sends an AppError as a problem response in the negotiated format (JSON when none was agreed). */
-export function sendProblem(c: Context, e: AppError, format: Format | null = 'json', status = statusOfKind[e.kind]): Response {
+export function sendProblem(
+  c: Context,
+  e: AppError,
+  format: Format | null = 'json',
+  status = statusOfKind[e.kind],
+): Response {
   const body = problemBody(e, status, c.req.path);
   const headers: Record<string, string> = {};
   if (status === 401) headers['WWW-Authenticate'] = 'Basic realm="1.6", charset="UTF-8"';

@@ -3,13 +3,31 @@ import type { FieldError } from '@bm/errors';
 import { describe, expect, it } from 'vitest';
 import { businessDate, canonicalDecimal, normalizeInput, renderOutput } from './schema-walk.js';
 
-const Row = z.object({ itemId: z.string(), quantity: Decimal4().optional(), lotNumberID: z.string().optional() });
-const Card = z.object({ dateOperation: DateOnly().optional(), rows: z.array(Row), tags: z.array(z.string()).optional() });
-const CardOut = Card.extend({ id: z.string(), total: Amount(), rows: z.array(Row.extend({ costPrice: Decimal4() })) });
+const Row = z.object({
+  itemId: z.string(),
+  quantity: Decimal4().optional(),
+  lotNumberID: z.string().optional(),
+});
+const Card = z.object({
+  dateOperation: DateOnly().optional(),
+  rows: z.array(Row),
+  tags: z.array(z.string()).optional(),
+});
+const CardOut = Card.extend({
+  id: z.string(),
+  total: Amount(),
+  rows: z.array(Row.extend({ costPrice: Decimal4() })),
+});
 
 const norm = (value: unknown, xml = false) => {
   const errors: FieldError[] = [];
-  const out = normalizeInput(Card as any, CardOut as any, value, { xml, timeZone: 'Europe/Bratislava', ignore: ['PeriodYear'] }, errors);
+  const out = normalizeInput(
+    Card as any,
+    CardOut as any,
+    value,
+    { xml, timeZone: 'Europe/Bratislava', ignore: ['PeriodYear'] },
+    errors,
+  );
   return { out, errors };
 };
 
@@ -21,7 +39,13 @@ describe('normalizeInput (DESIGN §2)', () => {
   });
 
   it('drops read-only reply fields and listed extras, and reports unknown fields with paths', () => {
-    const { out, errors } = norm({ id: 'x', total: '1', periodyear: '2025', rows: [{ itemId: 'i', costPrice: '1', size: 'L' }], colour: 1 });
+    const { out, errors } = norm({
+      id: 'x',
+      total: '1',
+      periodyear: '2025',
+      rows: [{ itemId: 'i', costPrice: '1', size: 'L' }],
+      colour: 1,
+    });
     expect(out).toEqual({ rows: [{ itemId: 'i' }] });
     expect(errors).toEqual([
       { path: 'rows.0.size', message: 'unknown field' },
@@ -30,12 +54,18 @@ describe('normalizeInput (DESIGN §2)', () => {
   });
 
   it('unwraps XML array wrappers, single or repeated children', () => {
-    expect(norm({ rows: { row: { itemId: 'a' } }, tags: { tag: ['x', 'y'] } }, true).out).toEqual({ rows: [{ itemId: 'a' }], tags: ['x', 'y'] });
+    expect(norm({ rows: { row: { itemId: 'a' } }, tags: { tag: ['x', 'y'] } }, true).out).toEqual({
+      rows: [{ itemId: 'a' }],
+      tags: ['x', 'y'],
+    });
     expect(norm({ rows: '' }, true).out).toEqual({ rows: [] });
   });
 
   it('turns an ISO date-time into the calendar date in the company time zone', () => {
-    expect(norm({ dateOperation: '2025-03-01T23:30:00Z', rows: [] }).out).toEqual({ dateOperation: '2025-03-02', rows: [] });
+    expect(norm({ dateOperation: '2025-03-01T23:30:00Z', rows: [] }).out).toEqual({
+      dateOperation: '2025-03-02',
+      rows: [],
+    });
     expect(businessDate('2025-03-01T10:00:00', 'Europe/Bratislava')).toBe('2025-03-01');
     expect(businessDate('2025-06-30T22:30:00.000Z', 'Europe/Bratislava')).toBe('2025-07-01');
     expect(businessDate('2025-06-30', 'Europe/Bratislava')).toBe('2025-06-30');
@@ -44,7 +74,11 @@ describe('normalizeInput (DESIGN §2)', () => {
 
 describe('renderOutput', () => {
   it('writes decimal fields as exact JSON numbers in canonical form', () => {
-    const out = renderOutput(CardOut as any, { id: 'x', total: '10.50', rows: [{ itemId: 'i', costPrice: '0.1000' }] }, 'json');
+    const out = renderOutput(
+      CardOut as any,
+      { id: 'x', total: '10.50', rows: [{ itemId: 'i', costPrice: '0.1000' }] },
+      'json',
+    );
     expect(JSON.stringify(out)).toBe('{"id":"x","total":10.5,"rows":[{"itemId":"i","costPrice":0.1}]}');
   });
 

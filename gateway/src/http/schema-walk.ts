@@ -10,7 +10,16 @@ import { isDateSchema, isDecimalSchema } from '@bm/contracts';
 import type { FieldError } from '@bm/errors';
 
 type AnySchema = { _zod: { def: any } };
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional', 'lazy']);
+const WRAPPERS = new Set([
+  'optional',
+  'nullable',
+  'default',
+  'prefault',
+  'readonly',
+  'catch',
+  'nonoptional',
+  'lazy',
+]);
 
 /** Strips wrappers and pipes down to the schema that says what the value is (stops at marked leaves). */
 export function unwrap(s: AnySchema | undefined): AnySchema | undefined {
@@ -27,7 +36,8 @@ export function unwrap(s: AnySchema | undefined): AnySchema | undefined {
 }
 
 const kind = (s: AnySchema | undefined): string | undefined => s?._zod.def.type;
-const shapeOf = (s: AnySchema | undefined): Record<string, AnySchema> => (kind(s) === 'object' ? s!._zod.def.shape : {});
+const shapeOf = (s: AnySchema | undefined): Record<string, AnySchema> =>
+  kind(s) === 'object' ? s!._zod.def.shape : {};
 
 export interface NormalizeOptions {
   xml: boolean;
@@ -45,7 +55,12 @@ export function businessDate(v: string, timeZone: string): string {
   if (!m[4]) return m[1];
   const t = Date.parse(v);
   if (Number.isNaN(t)) return v;
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(t);
 }
 
 /**
@@ -78,7 +93,10 @@ export function normalizeInput(
       const at = path ? `${path}.${key}` : key;
       if (name) {
         if (name in out) {
-          errors.push({ path: at, message: `field ${name} is given more than once (names are case-insensitive)` });
+          errors.push({
+            path: at,
+            message: `field ${name} is given more than once (names are case-insensitive)`,
+          });
           continue;
         }
         const acc = acceptedNames.has(lower) ? shapeOf(a)[acceptedNames.get(lower)!] : undefined;

@@ -29,7 +29,9 @@ export const CreateCompanyInput = z.object({
   timeZone: z
     .string()
     .default('Europe/Bratislava')
-    .refine((tz) => Intl.supportedValuesOf('timeZone').includes(tz) || tz === 'UTC', { message: 'unknown IANA time zone' }),
+    .refine((tz) => Intl.supportedValuesOf('timeZone').includes(tz) || tz === 'UTC', {
+      message: 'unknown IANA time zone',
+    }),
   iban: z.string().max(42).nullable().optional(),
   /** Optional username for the first user (default `admin-<random>`). */
   username: z.string().trim().min(3).max(100).optional(),
@@ -66,7 +68,11 @@ export class IdentityService {
   async createCompany(raw: unknown, requestId: string): Promise<CompanyCredentials> {
     const input = parseOrThrow(CreateCompanyInput, raw);
     const em = this.orm.em.fork();
-    const username = input.username ?? `admin-${randomSecret(4).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    const username =
+      input.username ??
+      `admin-${randomSecret(4)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, 'x')}`;
     if (await em.count(UserEntity, { username })) {
       throw new AppError(ErrorKind.conflict, ErrorCode.Conflict, `username ${username} is already used`, {
         errors: [{ path: 'username', message: 'already used' }],
@@ -132,9 +138,14 @@ export class IdentityService {
     let password: string | undefined;
     if (!user) {
       password = randomSecret(18);
-      user = em.create(UserEntity, { id: crypto.randomUUID(), username, passwordHash: await hashSecret(password) });
+      user = em.create(UserEntity, {
+        id: crypto.randomUUID(),
+        username,
+        passwordHash: await hashSecret(password),
+      });
     }
-    if (!(await em.count(MembershipEntity, { userId: user.id, companyId }))) em.create(MembershipEntity, { userId: user.id, companyId });
+    if (!(await em.count(MembershipEntity, { userId: user.id, companyId })))
+      em.create(MembershipEntity, { userId: user.id, companyId });
     await em.flush();
     return password ? { username, password } : { username };
   }
@@ -143,16 +154,26 @@ export class IdentityService {
    * Verifies the four headers of INTERFACE §5. Returns the principal, or `'unauthorized'` (wrong user,
    * password, client id or secret) or `'forbidden'` (valid credentials, no access to that company).
    */
-  async verify(username: string, password: string, clientId: string, clientSecret: string, companyId: string): Promise<Principal | 'unauthorized' | 'forbidden'> {
+  async verify(
+    username: string,
+    password: string,
+    clientId: string,
+    clientSecret: string,
+    companyId: string,
+  ): Promise<Principal | 'unauthorized' | 'forbidden'> {
     const em = this.orm.em.fork();
-    const [user, client] = await Promise.all([em.findOne(UserEntity, { username }), em.findOne(ApiClientEntity, { clientId })]);
+    const [user, client] = await Promise.all([
+      em.findOne(UserEntity, { username }),
+      em.findOne(ApiClientEntity, { clientId }),
+    ]);
     // Both hashes always run, so timing does not tell which part was wrong.
     const [userOk, clientOk] = await Promise.all([
       verifySecret(password, user?.passwordHash ?? DUMMY_HASH),
       verifySecret(clientSecret, client?.secretHash ?? DUMMY_HASH),
     ]);
     if (!user || !client || !userOk || !clientOk) return 'unauthorized';
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(companyId)) return 'forbidden';
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(companyId))
+      return 'forbidden';
     const id = companyId.toLowerCase();
     if (client.companyId !== id) return 'forbidden';
     const [member, company] = await Promise.all([

@@ -43,7 +43,9 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
     if (colon < 1) throw unauthorized('Authorization must be Basic credentials (username:password)');
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const key = createHash('sha256').update([authorization, clientId, clientSecret, companyId].join('\u0000')).digest('base64');
+    const key = createHash('sha256')
+      .update([authorization, clientId, clientSecret, companyId].join('\u0000'))
+      .digest('base64');
     let verdict = cache.get(key);
     if (!verdict) {
       verdict = o.identity.verify(username, password, clientId!, clientSecret!, companyId!);
@@ -55,7 +57,8 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
     }
     const v = await verdict;
     if (v === 'unauthorized') throw unauthorized('wrong credentials');
-    if (v === 'forbidden') throw new AppError(ErrorKind.forbidden, ErrorCode.Forbidden, 'no access to this company');
+    if (v === 'forbidden')
+      throw new AppError(ErrorKind.forbidden, ErrorCode.Forbidden, 'no access to this company');
     c.set('principal', v);
     await next();
   };

@@ -3,9 +3,9 @@
  * default master data and returns the credentials once; `POST /admin/companies/{id}/members` gives a
  * user access. Bearer `ADMIN_TOKEN`; without a configured token they answer 401.
  */
-import { timingSafeEqual, createHash } from 'node:crypto';
-import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { parseJsonLossless } from '../http/codec.js';
@@ -38,15 +38,24 @@ const Credentials = z.object({
 });
 
 /** Registers the admin routes. */
-export function registerAdminRoutes(app: OpenAPIHono<GatewayEnv>, identity: IdentityService, adminToken: string | undefined): void {
+export function registerAdminRoutes(
+  app: OpenAPIHono<GatewayEnv>,
+  identity: IdentityService,
+  adminToken: string | undefined,
+): void {
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/admin/companies',
     summary: 'Create a company with its default master data; returns its credentials once',
     tags: ['Admin'],
     security: [{ adminBearer: [] }],
-    request: { body: { required: true, content: { 'application/json': { schema: CreateCompanyInput as any } } } },
-    responses: { 201: { description: 'Created', content: { 'application/json': { schema: Credentials } } }, ...problemResponses },
+    request: {
+      body: { required: true, content: { 'application/json': { schema: CreateCompanyInput as any } } },
+    },
+    responses: {
+      201: { description: 'Created', content: { 'application/json': { schema: Credentials } } },
+      ...problemResponses,
+    },
   });
   app.post('/admin/companies', async (c) => {
     assertAdmin(c, adminToken);
@@ -62,17 +71,26 @@ export function registerAdminRoutes(app: OpenAPIHono<GatewayEnv>, identity: Iden
     security: [{ adminBearer: [] }],
     request: {
       params: z.object({ id: z.guid() }),
-      body: { required: true, content: { 'application/json': { schema: z.object({ username: z.string() }) } } },
+      body: {
+        required: true,
+        content: { 'application/json': { schema: z.object({ username: z.string() }) } },
+      },
     },
     responses: {
-      201: { description: 'Member added', content: { 'application/json': { schema: z.object({ username: z.string(), password: z.string().optional() }) } } },
+      201: {
+        description: 'Member added',
+        content: {
+          'application/json': { schema: z.object({ username: z.string(), password: z.string().optional() }) },
+        },
+      },
       ...problemResponses,
     },
   });
   app.post('/admin/companies/:id/members', async (c) => {
     assertAdmin(c, adminToken);
     const id = c.req.param('id');
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, 'Company not found');
+    if (!/^[0-9a-f-]{36}$/i.test(id))
+      throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, 'Company not found');
     return c.json(await identity.addMember(id.toLowerCase(), await jsonBody(c)), 201);
   });
 }

@@ -4,28 +4,28 @@
  * owns that document type.
  */
 import {
-  type Crud,
   ById,
-  Guid,
-  LotNumber,
-  LotNumberInput,
-  Ordner,
-  OrdnerInput,
-  Page,
-  PageQuery,
-  MAX_PAGE_SIZE,
-  DEFAULT_PAGE_SIZE,
-  Period,
   bankAccounts,
+  type Crud,
   closePeriod,
   costCenters,
   costUnits,
   createLotNumber,
+  DEFAULT_PAGE_SIZE,
   deliveryTypes,
+  Guid,
   invoicingOrdners,
   items,
+  LotNumber,
+  LotNumberInput,
   listLotNumbers,
+  MAX_PAGE_SIZE,
+  Ordner,
+  OrdnerInput,
   ordnerOwner,
+  Page,
+  PageQuery,
+  Period,
   partners,
   paymentTypes,
   periods,
@@ -44,7 +44,12 @@ import type { Caller, Operation } from './operation.js';
 const IdParams = z.object({ id: Guid() });
 
 /** The four operations of a resource at `/1.6/<path>`. */
-export function crudOperations(path: string, crud: Crud<any, any, any>, xmlName: string, tag = 'Master data'): Operation[] {
+export function crudOperations(
+  path: string,
+  crud: Crud<any, any, any>,
+  xmlName: string,
+  tag = 'Master data',
+): Operation[] {
   const base = `/1.6/${path}`;
   return [
     {
@@ -95,13 +100,21 @@ export function crudOperations(path: string, crud: Crud<any, any, any>, xmlName:
 const ordnerCruds = { warehouse: warehouseOrdners, invoicing: invoicingOrdners };
 
 /** Finds which service holds ordner `id`; 404 when neither does. */
-async function findOrdner(call: Caller, id: string): Promise<{ owner: keyof typeof ordnerCruds; ordner: Ordner }> {
-  const tries = await Promise.allSettled([call(warehouseOrdners.get, { id }), call(invoicingOrdners.get, { id })]);
+async function findOrdner(
+  call: Caller,
+  id: string,
+): Promise<{ owner: keyof typeof ordnerCruds; ordner: Ordner }> {
+  const tries = await Promise.allSettled([
+    call(warehouseOrdners.get, { id }),
+    call(invoicingOrdners.get, { id }),
+  ]);
   for (const [i, owner] of (['warehouse', 'invoicing'] as const).entries()) {
     const t = tries[i];
     if (t.status === 'fulfilled') return { owner, ordner: t.value };
   }
-  const real = tries.find((t) => t.status === 'rejected' && !(t.reason instanceof AppError && t.reason.code === ErrorCode.NotFound));
+  const real = tries.find(
+    (t) => t.status === 'rejected' && !(t.reason instanceof AppError && t.reason.code === ErrorCode.NotFound),
+  );
   if (real) throw (real as PromiseRejectedResult).reason;
   throw notFound('Ordner');
 }
@@ -127,7 +140,12 @@ export const ordnerOperations: Operation[] = [
         .sort((a, b) => a.code.localeCompare(b.code));
       const page = query.page ?? 1;
       const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
-      return { page, pageSize, totalCount: all.length, items: all.slice((page - 1) * pageSize, page * pageSize) };
+      return {
+        page,
+        pageSize,
+        totalCount: all.length,
+        items: all.slice((page - 1) * pageSize, page * pageSize),
+      };
     },
   },
   {
@@ -139,7 +157,8 @@ export const ordnerOperations: Operation[] = [
     reply: Ordner,
     xmlRoot: 'Ordner',
     status: 201,
-    run: ({ body }, call) => call(ordnerCruds[ordnerOwner[body.documentType as keyof typeof ordnerOwner]].create, body),
+    run: ({ body }, call) =>
+      call(ordnerCruds[ordnerOwner[body.documentType as keyof typeof ordnerOwner]].create, body),
   },
   {
     method: 'get',
@@ -163,7 +182,12 @@ export const ordnerOperations: Operation[] = [
     run: async ({ params, body }, call) => {
       const { owner } = await findOrdner(call, params.id);
       if (ordnerOwner[body.documentType as keyof typeof ordnerOwner] !== owner) {
-        throw validationFailed([{ path: 'documentType', message: `an ordner of ${owner} documents cannot hold ${body.documentType}` }]);
+        throw validationFailed([
+          {
+            path: 'documentType',
+            message: `an ordner of ${owner} documents cannot hold ${body.documentType}`,
+          },
+        ]);
       }
       return call(ordnerCruds[owner].update, { id: params.id, data: body });
     },

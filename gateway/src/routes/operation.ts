@@ -63,9 +63,14 @@ async function readBody(c: Context): Promise<{ value: unknown; xml: boolean }> {
     }
   }
   if (!type.includes('json')) {
-    throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, `unsupported Content-Type ${type}; send application/json or application/xml`, {
-      errors: [{ path: 'Content-Type', message: 'use application/json or application/xml' }],
-    });
+    throw new AppError(
+      ErrorKind.invalid,
+      ErrorCode.BadRequest,
+      `unsupported Content-Type ${type}; send application/json or application/xml`,
+      {
+        errors: [{ path: 'Content-Type', message: 'use application/json or application/xml' }],
+      },
+    );
   }
   try {
     return { value: parseJsonLossless(text), xml: false };
@@ -89,40 +94,80 @@ function validate(schema: z.ZodType, value: unknown, prefix: string, errors: Fie
 }
 
 /** Renders a reply in the negotiated format. */
-export function render(c: Context, status: number, root: string, schema: z.ZodType | undefined, value: unknown, format: Format): Response {
+export function render(
+  c: Context,
+  status: number,
+  root: string,
+  schema: z.ZodType | undefined,
+  value: unknown,
+  format: Format,
+): Response {
   const out = renderOutput(schema as any, value, format);
-  if (format === 'xml') return c.body(toXml(root, out), status as any, { 'Content-Type': 'application/xml; charset=utf-8' });
+  if (format === 'xml')
+    return c.body(toXml(root, out), status as any, { 'Content-Type': 'application/xml; charset=utf-8' });
   return c.body(JSON.stringify(out), status as any, { 'Content-Type': 'application/json; charset=utf-8' });
 }
 
 /** The generic handler of one operation. */
-export function handlerFor(op: Operation, deps: OperationDeps): (c: Context<GatewayEnv>) => Promise<Response> {
+export function handlerFor(
+  op: Operation,
+  deps: OperationDeps,
+): (c: Context<GatewayEnv>) => Promise<Response> {
   return async (c) => {
     const principal = c.get('principal');
-    const ctx = { companyId: principal.companyId, userId: principal.userId, requestId: c.get('requestId'), timeZone: principal.timeZone };
-    const call: Caller = (contract, body) => request(deps.nc, contract, body, ctx, { timeoutMs: deps.timeoutMs });
+    const ctx = {
+      companyId: principal.companyId,
+      userId: principal.userId,
+      requestId: c.get('requestId'),
+      timeZone: principal.timeZone,
+    };
+    const call: Caller = (contract, body) =>
+      request(deps.nc, contract, body, ctx, { timeoutMs: deps.timeoutMs });
     const errors: FieldError[] = [];
     const input: OperationInput = { body: undefined, query: {}, params: {} };
     if (op.params) input.params = validate(op.params, c.req.param(), 'path', errors);
     if (op.query) {
       const queryErrors: FieldError[] = [];
-      const q = normalizeInput(op.query as any, undefined, queryObject(c), { xml: true, timeZone: principal.timeZone }, queryErrors);
-      errors.push(...queryErrors.map((e) => ({ path: `query.${e.path}`, message: e.message === 'unknown field' ? 'unknown query parameter' : e.message })));
+      const q = normalizeInput(
+        op.query as any,
+        undefined,
+        queryObject(c),
+        { xml: true, timeZone: principal.timeZone },
+        queryErrors,
+      );
+      errors.push(
+        ...queryErrors.map((e) => ({
+          path: `query.${e.path}`,
+          message: e.message === 'unknown field' ? 'unknown query parameter' : e.message,
+        })),
+      );
       input.query = validate(op.query, q, 'query', errors);
     } else if (Object.keys(queryObject(c)).length) {
-      errors.push(...Object.keys(queryObject(c)).map((k) => ({ path: `query.${k}`, message: 'unknown query parameter' })));
+      errors.push(
+        ...Object.keys(queryObject(c)).map((k) => ({
+          path: `query.${k}`,
+          message: 'unknown query parameter',
+        })),
+      );
     }
     if (op.body) {
       const { value, xml } = await readBody(c);
-      if (value === undefined) throw validationFailed([{ path: '(body)', message: 'a request body is required' }]);
+      if (value === undefined)
+        throw validationFailed([{ path: '(body)', message: 'a request body is required' }]);
       if (!value || typeof value !== 'object' || Array.isArray(value)) {
         throw validationFailed([{ path: '(body)', message: 'the body must be an object' }]);
       }
-      const normalized = normalizeInput(op.body.schema as any, (op.body.accepted ?? op.reply) as any, value, {
-        xml,
-        timeZone: principal.timeZone,
-        ignore: op.body.ignore,
-      }, errors);
+      const normalized = normalizeInput(
+        op.body.schema as any,
+        (op.body.accepted ?? op.reply) as any,
+        value,
+        {
+          xml,
+          timeZone: principal.timeZone,
+          ignore: op.body.ignore,
+        },
+        errors,
+      );
       if (!errors.length) input.body = validate(op.body.schema, normalized, 'body', errors);
     }
     if (errors.length) throw validationFailed(errors);
@@ -156,7 +201,10 @@ export function registerOperations(
           ? {
               body: {
                 required: true,
-                content: { 'application/json': { schema: op.body.schema as any }, 'application/xml': { schema: op.body.schema as any } },
+                content: {
+                  'application/json': { schema: op.body.schema as any },
+                  'application/xml': { schema: op.body.schema as any },
+                },
               },
             }
           : {}),
@@ -164,7 +212,10 @@ export function registerOperations(
       responses: {
         [op.status ?? 200]: {
           description: 'OK',
-          content: { 'application/json': { schema: op.reply as any }, 'application/xml': { schema: op.reply as any } },
+          content: {
+            'application/json': { schema: op.reply as any },
+            'application/xml': { schema: op.reply as any },
+          },
         },
         ...problemResponses,
       },
@@ -174,7 +225,9 @@ export function registerOperations(
   }
 }
 
-const problemContent = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } as any;
+const problemContent = {
+  'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+} as any;
 /** The problem responses every authenticated operation can give. */
 export const problemResponses = {
   400: { description: 'ValidationFailed or BadRequest', content: problemContent },

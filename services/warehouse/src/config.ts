@@ -1,5 +1,6 @@
 /** Warehouse service configuration, parsed once from the environment. */
-import { ServiceEnv, parseEnv } from '@bm/service-kit';
+import { parseEnv, ServiceEnv } from '@bm/service-kit';
 
-export const loadConfig = (env: Record<string, string | undefined> = process.env) => parseEnv(ServiceEnv, env);
+export const loadConfig = (env: Record<string, string | undefined> = process.env) =>
+  parseEnv(ServiceEnv, env);
 export type Config = ReturnType<typeof loadConfig>;

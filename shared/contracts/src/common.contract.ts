@@ -52,7 +52,8 @@ export const Ordner = z.object({
 export type Ordner = z.infer<typeof Ordner>;
 
 /** Ordner contracts of one owning service (`warehouse.ordners.*`, `invoicing.ordners.*`). */
-export const ordnerContracts = (service: 'warehouse' | 'invoicing') => crudContracts(`${service}.ordners`, OrdnerInput, Ordner);
+export const ordnerContracts = (service: 'warehouse' | 'invoicing') =>
+  crudContracts(`${service}.ordners`, OrdnerInput, Ordner);
 export const warehouseOrdners = ordnerContracts('warehouse');
 export const invoicingOrdners = ordnerContracts('invoicing');
 
@@ -76,7 +77,10 @@ export const CompanyProfile = z.object({
 export type CompanyProfile = z.infer<typeof CompanyProfile>;
 
 /** Reply of a provisioning step: what the service created (ids by code), for the caller's log. */
-export const ProvisionReply = z.object({ created: z.record(z.string(), z.number().int()), reportIds: z.record(z.string(), Guid()).optional() });
+export const ProvisionReply = z.object({
+  created: z.record(z.string(), z.number().int()),
+  reportIds: z.record(z.string(), Guid()).optional(),
+});
 
 /** `<service>.company.provision`: idempotent seeding of a new company's default master data. */
 export const provisionCompany = (service: 'warehouse' | 'invoicing' | 'reporting') =>

@@ -12,7 +12,9 @@ export interface Contract<Req extends z.ZodType = z.ZodType, Rep extends z.ZodTy
 }
 
 /** Declares a contract; the identity function that keeps the literal types. */
-export function defineContract<Req extends z.ZodType, Rep extends z.ZodType>(c: Contract<Req, Rep>): Contract<Req, Rep> {
+export function defineContract<Req extends z.ZodType, Rep extends z.ZodType>(
+  c: Contract<Req, Rep>,
+): Contract<Req, Rep> {
   return Object.freeze(c);
 }
 

@@ -5,7 +5,11 @@
 import { type Contract, defineContract } from './contract.js';
 import { ById, Page, PageQuery, UpdateOf, z } from './primitives.js';
 
-export interface Crud<In extends z.ZodObject, Out extends z.ZodObject, Q extends z.ZodObject = typeof PageQuery> {
+export interface Crud<
+  In extends z.ZodObject,
+  Out extends z.ZodObject,
+  Q extends z.ZodObject = typeof PageQuery,
+> {
   /** Request: paging query; reply: the list envelope of `Out`. */
   list: Contract<Q, ReturnType<typeof Page<Out>>>;
   /** Request `{id}`; reply `Out`; 404 NotFound for an unknown id or another company's. */
@@ -19,14 +23,17 @@ export interface Crud<In extends z.ZodObject, Out extends z.ZodObject, Q extends
 }
 
 /** Builds the four contracts of a resource under `prefix` (e.g. `warehouse.items`). */
-export function crudContracts<In extends z.ZodObject, Out extends z.ZodObject, Q extends z.ZodObject = typeof PageQuery>(
-  prefix: string,
-  input: In,
-  output: Out,
-  listQuery?: Q,
-): Crud<In, Out, Q> {
+export function crudContracts<
+  In extends z.ZodObject,
+  Out extends z.ZodObject,
+  Q extends z.ZodObject = typeof PageQuery,
+>(prefix: string, input: In, output: Out, listQuery?: Q): Crud<In, Out, Q> {
   return {
-    list: defineContract({ subject: `${prefix}.list`, request: (listQuery ?? PageQuery) as Q, reply: Page(output) }),
+    list: defineContract({
+      subject: `${prefix}.list`,
+      request: (listQuery ?? PageQuery) as Q,
+      reply: Page(output),
+    }),
     get: defineContract({ subject: `${prefix}.get`, request: ById, reply: output }),
     create: defineContract({ subject: `${prefix}.create`, request: input, reply: output }),
     update: defineContract({ subject: `${prefix}.update`, request: UpdateOf(input), reply: output }),

@@ -1,8 +1,9 @@
 /** Every NATS contract of the system and the primitives they are built from. */
-export * from './primitives.js';
+
+export * from './common.contract.js';
 export * from './contract.js';
 export * from './crud.js';
-export * from './common.contract.js';
-export * from './warehouse/master-data.contract.js';
 export * from './invoicing/master-data.contract.js';
+export * from './primitives.js';
 export * from './reporting/reports.contract.js';
+export * from './warehouse/master-data.contract.js';

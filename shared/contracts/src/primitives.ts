@@ -46,7 +46,9 @@ export const Guid = () => z.guid({ message: 'expected a GUID' }).openapi({ forma
  * company's time zone before validation (DESIGN §2 "Dates").
  */
 export function DateOnly() {
-  const s = z.iso.date({ message: 'expected a date YYYY-MM-DD or an ISO date-time' }).openapi({ format: 'date' });
+  const s = z.iso
+    .date({ message: 'expected a date YYYY-MM-DD or an ISO date-time' })
+    .openapi({ format: 'date' });
   dateMarks.add(s);
   return s;
 }
@@ -60,7 +62,10 @@ export const Int = () =>
 
 /** A boolean; `"true"`/`"false"` (XML) are accepted. */
 export const Bool = () =>
-  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ message: 'expected true or false' }));
+  z.preprocess(
+    (v) => (v === 'true' ? true : v === 'false' ? false : v),
+    z.boolean({ message: 'expected true or false' }),
+  );
 
 /** A non-empty trimmed string up to `max` characters. */
 export const Text = (max = 255) => z.string().trim().min(1, { message: 'must not be empty' }).max(max);
@@ -74,14 +79,23 @@ export const Country = () =>
 
 /** Paging query of every list (DESIGN §2 "Lists"): page from 1, pageSize 1..500 (default 50). */
 export const PageQuery = z.object({
-  page: Int().pipe(z.number().min(1, { message: 'page numbers start at 1' })).optional(),
-  pageSize: Int().pipe(z.number().min(1).max(500, { message: 'pageSize is at most 500' })).optional(),
+  page: Int()
+    .pipe(z.number().min(1, { message: 'page numbers start at 1' }))
+    .optional(),
+  pageSize: Int()
+    .pipe(z.number().min(1).max(500, { message: 'pageSize is at most 500' }))
+    .optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
 /** The list envelope `{page, pageSize, totalCount, items}` (DESIGN §2 "Lists"). */
 export const Page = <T extends z.ZodType>(item: T) =>
-  z.object({ page: z.number().int(), pageSize: z.number().int(), totalCount: z.number().int(), items: z.array(item) });
+  z.object({
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    totalCount: z.number().int(),
+    items: z.array(item),
+  });
 export type Page<T> = { page: number; pageSize: number; totalCount: number; items: T[] };
 
 /** Default and maximum page size. */

@@ -102,26 +102,40 @@ export class AppError extends Error {
 
 /** 400 ValidationFailed naming the offending fields. */
 export const validationFailed = (errors: FieldError[], detail?: string): AppError =>
-  new AppError(ErrorKind.invalid, ErrorCode.ValidationFailed, detail ?? errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
-    errors,
-  });
+  new AppError(
+    ErrorKind.invalid,
+    ErrorCode.ValidationFailed,
+    detail ?? errors.map((e) => `${e.path}: ${e.message}`).join('; '),
+    {
+      errors,
+    },
+  );
 
 /** 404 NotFound: the same answer for an unknown id and another company's id (DESIGN §2 "Auth failure"). */
-export const notFound = (what: string): AppError => new AppError(ErrorKind.not_found, ErrorCode.NotFound, `${what} not found`);
+export const notFound = (what: string): AppError =>
+  new AppError(ErrorKind.not_found, ErrorCode.NotFound, `${what} not found`);
 
 /** 422 ReferenceNotFound for an id or code in a body or query that the company does not have. */
 export const referenceNotFound = (path: string, what: string): AppError =>
-  new AppError(ErrorKind.unprocessable, ErrorCode.ReferenceNotFound, `${what} referenced by ${path} does not exist`, {
-    errors: [{ path, message: `${what} not found` }],
-  });
+  new AppError(
+    ErrorKind.unprocessable,
+    ErrorCode.ReferenceNotFound,
+    `${what} referenced by ${path} does not exist`,
+    {
+      errors: [{ path, message: `${what} not found` }],
+    },
+  );
 
 /** 409 Conflict, e.g. a company-unique code used twice. */
 export const conflict = (detail: string, errors?: FieldError[]): AppError =>
   new AppError(ErrorKind.conflict, ErrorCode.Conflict, detail, { errors });
 
 /** 422 with an explicit code (PeriodClosed, VatCodeNotValid, ...). */
-export const unprocessable = (code: ErrorCode, detail: string, opts: { errors?: FieldError[]; extensions?: Record<string, unknown> } = {}): AppError =>
-  new AppError(ErrorKind.unprocessable, code, detail, opts);
+export const unprocessable = (
+  code: ErrorCode,
+  detail: string,
+  opts: { errors?: FieldError[]; extensions?: Record<string, unknown> } = {},
+): AppError => new AppError(ErrorKind.unprocessable, code, detail, opts);
 
 /** Narrowing helper. */
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -2,7 +2,7 @@
  * Structured logging (pino) with secrets redacted (DESIGN §3: Authorization headers and secrets never
  * appear in logs).
  */
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger };
 

@@ -12,7 +12,12 @@ export interface RequestContext {
 
 /** Today's calendar date (`YYYY-MM-DD`) in an IANA time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
 }
 
 export interface HandlerContext<Em = unknown> extends RequestContext {

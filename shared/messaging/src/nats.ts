@@ -8,17 +8,23 @@
  * - {@link request} sends a typed request and returns the reply or throws the rebuilt {@link AppError};
  *   no responder → 503 `ServiceUnavailable`, no reply in time → 504 `Timeout`.
  */
-import { AppError, ErrorCode, ErrorKind, type WireError, isAppError, validationFailed } from '@bm/errors';
+
 import type { Contract, ReplyOf, RequestInputOf, RequestOf } from '@bm/contracts';
 import { Headers } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, isAppError, validationFailed, type WireError } from '@bm/errors';
 import type { Logger } from '@bm/logger';
-import { type MsgHdrs, type NatsConnection, errors as natsErrors, headers as natsHeaders } from '@nats-io/transport-node';
 import type { ServiceGroup, ServiceMsg } from '@nats-io/services';
+import {
+  type MsgHdrs,
+  type NatsConnection,
+  errors as natsErrors,
+  headers as natsHeaders,
+} from '@nats-io/transport-node';
 import { ZodError, type z } from 'zod';
 import type { RequestContext } from './context.js';
 
-export { connect } from '@nats-io/transport-node';
 export type { NatsConnection } from '@nats-io/transport-node';
+export { connect } from '@nats-io/transport-node';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -118,7 +124,11 @@ async function handleMessage(
   opts: ServeOptions,
 ): Promise<void> {
   const ctx = contextFromHeaders(msg.headers);
-  const log = opts.log.child({ requestId: ctx.requestId, subject: contract.subject, companyId: ctx.companyId });
+  const log = opts.log.child({
+    requestId: ctx.requestId,
+    subject: contract.subject,
+    companyId: ctx.companyId,
+  });
   const replyHeaders = natsHeaders();
   if (opts.instance) replyHeaders.set(Headers.instance, opts.instance);
   try {
@@ -173,7 +183,10 @@ export async function requestRaw(
 ): Promise<{ data: Uint8Array; headers?: MsgHdrs }> {
   let m: Awaited<ReturnType<NatsConnection['request']>>;
   try {
-    m = await nc.request(subject, data, { timeout: opts.timeoutMs ?? 5000, headers: headersFromContext(ctx) });
+    m = await nc.request(subject, data, {
+      timeout: opts.timeoutMs ?? 5000,
+      headers: headersFromContext(ctx),
+    });
   } catch (e) {
     throw mapRequestError(e, subject);
   }
@@ -183,7 +196,11 @@ export async function requestRaw(
     try {
       wire = JSON.parse(dec.decode(m.data));
     } catch {
-      wire = { kind: 'internal', code: m.headers?.get('Nats-Service-Error') || ErrorCode.InternalError, detail: 'service error' };
+      wire = {
+        kind: 'internal',
+        code: m.headers?.get('Nats-Service-Error') || ErrorCode.InternalError,
+        detail: 'service error',
+      };
     }
     throw AppError.fromWire(wire);
   }
@@ -196,13 +213,23 @@ function mapRequestError(e: unknown, subject: string): AppError {
     (e instanceof natsErrors.RequestError && e.isNoResponders()) ||
     (e as Error)?.cause instanceof natsErrors.NoRespondersError;
   if (noResponders) {
-    return new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, `no service answers ${subject}; try again shortly`);
+    return new AppError(
+      ErrorKind.unavailable,
+      ErrorCode.ServiceUnavailable,
+      `no service answers ${subject}; try again shortly`,
+    );
   }
   if (e instanceof natsErrors.TimeoutError || (e as Error)?.cause instanceof natsErrors.TimeoutError) {
     return new AppError(ErrorKind.timeout, ErrorCode.Timeout, `no reply from ${subject} in time`);
   }
   if (e instanceof natsErrors.ClosedConnectionError || e instanceof natsErrors.DrainingConnectionError) {
-    return new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, 'message bus connection is closed');
+    return new AppError(
+      ErrorKind.unavailable,
+      ErrorCode.ServiceUnavailable,
+      'message bus connection is closed',
+    );
   }
-  return new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, `request to ${subject} failed`, { cause: e });
+  return new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, `request to ${subject} failed`, {
+    cause: e,
+  });
 }

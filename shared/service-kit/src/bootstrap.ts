@@ -7,7 +7,7 @@
 import { createLogger, type Logger } from '@bm/logger';
 import { connect, type NatsConnection, type RequestContext, type ServeOptions } from '@bm/messaging';
 import { type Service, Svcm } from '@nats-io/services';
-import { type MikroORM, type OrmOptions, emWrap, initOrm } from './orm.js';
+import { emWrap, initOrm, type MikroORM, type OrmOptions } from './orm.js';
 
 export interface StartOptions {
   name: 'warehouse' | 'invoicing' | 'reporting';
@@ -43,7 +43,12 @@ export interface RunningService {
 export async function startService(o: StartOptions): Promise<RunningService> {
   const log = createLogger(o.name, o.logLevel ?? 'info');
   const orm = await initOrm({ ...o.orm, clientUrl: o.databaseUrl, log });
-  const nc = await connect({ servers: o.natsUrl, name: o.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc = await connect({
+    servers: o.natsUrl,
+    name: o.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
   const service = await new Svcm(nc).add({ name: o.name, version: o.version ?? '1.6.0', queue: o.name });
   const instance = service.info().id;
   let inFlight = 0;

@@ -16,7 +16,10 @@ export const ServiceEnv = z.object({
 export type ServiceEnv = z.infer<typeof ServiceEnv>;
 
 /** Parses `env` with `schema`; throws one Error that lists every invalid variable. */
-export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): Readonly<z.output<S>> {
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): Readonly<z.output<S>> {
   const r = schema.safeParse(env);
   if (!r.success) {
     const lines = r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -34,7 +34,9 @@ export const pick = <E extends object, K extends keyof E>(e: E, keys: readonly K
   Object.fromEntries(keys.map((k) => [k, e[k] ?? null])) as Picked<E, K>;
 
 /** Fields of `E` named `K`, with `undefined` (unset optional columns) read as `null`. */
-export type Picked<E, K extends keyof E> = { [P in K]: undefined extends E[P] ? Exclude<E[P], undefined> | null : E[P] };
+export type Picked<E, K extends keyof E> = {
+  [P in K]: undefined extends E[P] ? Exclude<E[P], undefined> | null : E[P];
+};
 
 /** Registers the four endpoints of a master-data resource. */
 export function registerCrud<E extends object, In, Out>(
@@ -52,12 +54,24 @@ export function registerCrud<E extends object, In, Out>(
     kit.service,
     crud.list,
     async (q: PageQuery, ctx) => {
-      const page = await paginate(ctx.em, a.entity, (a.scope ?? {}) as any, q, a.orderBy ?? { code: 'asc' }, (e) => e);
+      const page = await paginate(
+        ctx.em,
+        a.entity,
+        (a.scope ?? {}) as any,
+        q,
+        a.orderBy ?? { code: 'asc' },
+        (e) => e,
+      );
       return { ...page, items: await a.toDtos(page.items, ctx) };
     },
     kit.serveOpts,
   );
-  serve<any, { em: EntityManager }>(kit.service, crud.get, async (q: { id: string }, ctx) => one(await find(q.id, ctx), ctx), kit.serveOpts);
+  serve<any, { em: EntityManager }>(
+    kit.service,
+    crud.get,
+    async (q: { id: string }, ctx) => one(await find(q.id, ctx), ctx),
+    kit.serveOpts,
+  );
   serve<any, { em: EntityManager }>(
     kit.service,
     crud.create,
@@ -65,7 +79,12 @@ export function registerCrud<E extends object, In, Out>(
       const data = await a.assign(input, ctx);
       const e = await ctx.em.transactional(async (em) => {
         await a.beforeStore?.(data, { ...ctx, em });
-        const created = em.create(a.entity, { id: crypto.randomUUID(), companyId: ctx.companyId, ...a.scope, ...data } as any);
+        const created = em.create(a.entity, {
+          id: crypto.randomUUID(),
+          companyId: ctx.companyId,
+          ...a.scope,
+          ...data,
+        } as any);
         await a.afterStore?.(created, input, { ...ctx, em });
         return created;
       });

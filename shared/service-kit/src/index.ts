@@ -1,5 +1,6 @@
 /** What every service process is built from: config, ORM, bootstrap and master-data endpoints. */
-export * from './config.js';
-export * from './orm.js';
+
 export * from './bootstrap.js';
+export * from './config.js';
 export * from './crud.js';
+export * from './orm.js';

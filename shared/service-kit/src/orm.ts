@@ -3,8 +3,9 @@
  * filter (DESIGN §3: every query scoped to the tenant by a filter that is on by default), an
  * EntityManager forked per message, paging, and database errors mapped to error kinds.
  */
-import { AppError, ErrorCode, ErrorKind, conflict } from '@bm/errors';
+
 import { DEFAULT_PAGE_SIZE, type Page, type PageQuery } from '@bm/contracts';
+import { AppError, conflict, ErrorCode, ErrorKind } from '@bm/errors';
 import type { Logger } from '@bm/logger';
 import type { RequestContext } from '@bm/messaging';
 import { type Migration, Migrator } from '@mikro-orm/migrations';
@@ -51,7 +52,12 @@ export async function initOrm(o: OrmOptions): Promise<MikroORM> {
     schema: o.schema,
     entities: o.entities,
     extensions: [Migrator],
-    migrations: { migrationsList: o.migrations, tableName: 'mikro_orm_migrations', snapshot: false, transactional: true },
+    migrations: {
+      migrationsList: o.migrations,
+      tableName: 'mikro_orm_migrations',
+      snapshot: false,
+      transactional: true,
+    },
     schemaGenerator: { skipTables: [], skipColumns: {} },
     pool: { min: 0, max: o.poolMax ?? 20 },
     debug: false,
@@ -93,7 +99,11 @@ export function mapDbError(e: unknown): unknown {
     const cols = /Key \((.*?)\)=/.exec(detailText)?.[1]?.replace(/company_id,\s*/, '');
     const field = cols ? cols.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : constraint;
     if (field === 'recordNumber') {
-      return new AppError(ErrorKind.conflict, ErrorCode.DuplicateRecordNumber, 'the record number is already used');
+      return new AppError(
+        ErrorKind.conflict,
+        ErrorCode.DuplicateRecordNumber,
+        'the record number is already used',
+      );
     }
     return conflict(`a record with this ${field || 'value'} already exists`, [
       { path: field || '(body)', message: 'already used by another record of the company' },

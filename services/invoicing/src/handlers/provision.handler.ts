@@ -62,7 +62,14 @@ export function registerProvision(kit: ServiceKit): void {
       }
       const year = Number(profile.today.slice(0, 4));
       for (const y of [year, year + 1]) {
-        em.create(PeriodEntity, { id: id(), companyId, code: String(y), dateFrom: `${y}-01-01`, dateTo: `${y}-12-31`, closed: false });
+        em.create(PeriodEntity, {
+          id: id(),
+          companyId,
+          code: String(y),
+          dateFrom: `${y}-01-01`,
+          dateTo: `${y}-12-31`,
+          closed: false,
+        });
       }
       const ordners: [string, string, string][] = [
         ['OF', 'Odberateľské faktúry', 'SalesInvoice'],
@@ -79,8 +86,10 @@ export function registerProvision(kit: ServiceKit): void {
           reportId: profile.reportIds[documentType] ?? null,
         });
       }
-      for (const [code, name] of DEFAULT_PAYMENT_TYPES) em.create(CodeListEntity, { id: id(), companyId, list: 'paymentTypes', code, name });
-      for (const [code, name] of DEFAULT_DELIVERY_TYPES) em.create(CodeListEntity, { id: id(), companyId, list: 'deliveryTypes', code, name });
+      for (const [code, name] of DEFAULT_PAYMENT_TYPES)
+        em.create(CodeListEntity, { id: id(), companyId, list: 'paymentTypes', code, name });
+      for (const [code, name] of DEFAULT_DELIVERY_TYPES)
+        em.create(CodeListEntity, { id: id(), companyId, list: 'deliveryTypes', code, name });
       if (profile.iban) {
         em.create(BankAccountEntity, {
           id: id(),

@@ -89,7 +89,13 @@ export const PeriodEntity = defineEntity({
   tableName: 'period',
   schema: SCHEMA,
   filters: companyFilter,
-  properties: { ...tenant(), code: p.string().length(20), dateFrom: p.date(), dateTo: p.date(), closed: p.boolean() },
+  properties: {
+    ...tenant(),
+    code: p.string().length(20),
+    dateFrom: p.date(),
+    dateTo: p.date(),
+    closed: p.boolean(),
+  },
   uniques: [{ properties: ['companyId', 'code'] }],
 });
 

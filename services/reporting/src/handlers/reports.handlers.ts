@@ -2,9 +2,9 @@
  * Report definitions (DESIGN §4, §7) and the provisioning of the built-in `SalesInvoice` and
  * `IssueCard` printouts. A report's code is company-unique; built-in reports keep `builtIn: true`.
  */
-import { type Report, provisionCompany, reports } from '@bm/contracts';
+import { provisionCompany, type Report, reports } from '@bm/contracts';
 import { serve } from '@bm/messaging';
-import { type Ctx, type ServiceKit, pick, registerCrud } from '@bm/service-kit';
+import { type Ctx, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
 import { ReportEntity } from '../persistence/entities.js';
 
 /** The built-in report definitions every company gets (code = document type). */
@@ -28,11 +28,18 @@ export function registerReports(kit: ServiceKit): void {
       const em = ctx.em;
       em.setFilterParams('company', { companyId: profile.companyId });
       const existing = await em.find(ReportEntity, { builtIn: true });
-      const reportIds: Record<string, string> = Object.fromEntries(existing.map((r) => [r.documentType, r.id]));
+      const reportIds: Record<string, string> = Object.fromEntries(
+        existing.map((r) => [r.documentType, r.id]),
+      );
       let created = 0;
       for (const r of BUILT_IN_REPORTS) {
         if (reportIds[r.documentType]) continue;
-        const e = em.create(ReportEntity, { id: crypto.randomUUID(), companyId: profile.companyId, ...r, builtIn: true });
+        const e = em.create(ReportEntity, {
+          id: crypto.randomUUID(),
+          companyId: profile.companyId,
+          ...r,
+          builtIn: true,
+        });
         reportIds[r.documentType] = e.id;
         created++;
       }

@@ -1,5 +1,5 @@
 /** ORM options of the reporting service: its schema, entities and ordered migrations. */
-import { SCHEMA, entities } from './entities.js';
+import { entities, SCHEMA } from './entities.js';
 import { Migration20261122000000 } from './migrations/Migration20261122000000.js';
 
 export const ormOptions = {

@@ -3,21 +3,27 @@
  * warehouse-owned ordners (IssueCard, ReceiptCard). Transport only: decode, check references, store.
  */
 import {
-  type Item,
-  type LotNumber,
-  type Ordner,
   createLotNumber,
+  type Item,
+  items,
+  type LotNumber,
   listLotNumbers,
+  type Ordner,
   reports,
   units,
   warehouseOrdners,
-  items,
   warehouses,
 } from '@bm/contracts';
-import { ErrorCode, ErrorKind, AppError, notFound, referenceNotFound, validationFailed } from '@bm/errors';
+import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound, validationFailed } from '@bm/errors';
 import { request, serve } from '@bm/messaging';
-import { type Ctx, type ServiceKit, paginate, pick, registerCrud } from '@bm/service-kit';
-import { ItemEntity, LotNumberEntity, OrdnerEntity, UnitEntity, WarehouseEntity } from '../persistence/entities.js';
+import { type Ctx, paginate, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
+import {
+  ItemEntity,
+  LotNumberEntity,
+  OrdnerEntity,
+  UnitEntity,
+  WarehouseEntity,
+} from '../persistence/entities.js';
 
 type ItemRow = InstanceType<typeof ItemEntity.class>;
 type OrdnerRow = InstanceType<typeof OrdnerEntity.class>;
@@ -35,7 +41,11 @@ const warehouseFields = [
 ] as const;
 
 /** Resolves `unitId`/`unitCode` of an item input to a unit id (422 ReferenceNotFound when unknown). */
-async function resolveUnit(ctx: Ctx, unitId?: string | null, unitCode?: string | null): Promise<string | null> {
+async function resolveUnit(
+  ctx: Ctx,
+  unitId?: string | null,
+  unitCode?: string | null,
+): Promise<string | null> {
   if (unitId) {
     if (!(await ctx.em.count(UnitEntity, { id: unitId }))) throw referenceNotFound('unitId', 'unit');
     return unitId;
@@ -52,7 +62,9 @@ async function resolveUnit(ctx: Ctx, unitId?: string | null, unitCode?: string |
 async function itemDtos(rows: ItemRow[], ctx: Ctx): Promise<Item[]> {
   const unitIds = [...new Set(rows.map((r) => r.unitId).filter((x): x is string => !!x))];
   const unitsById = new Map(
-    unitIds.length ? (await ctx.em.find(UnitEntity, { id: { $in: unitIds } })).map((u) => [u.id, u.code]) : [],
+    unitIds.length
+      ? (await ctx.em.find(UnitEntity, { id: { $in: unitIds } })).map((u) => [u.id, u.code])
+      : [],
   );
   return rows.map((r) => ({
     ...pick(r, ['id', 'code', 'name', 'unitId', 'sellPrice', 'vatRate', 'kind', 'hasLotNumbers']),
@@ -82,7 +94,10 @@ export function registerMasterData(kit: ServiceKit): void {
   registerCrud(kit, items, {
     entity: ItemEntity,
     label: 'Item',
-    assign: async ({ unitId, unitCode, ...rest }: any, ctx) => ({ ...rest, unitId: await resolveUnit(ctx, unitId, unitCode) }),
+    assign: async ({ unitId, unitCode, ...rest }: any, ctx) => ({
+      ...rest,
+      unitId: await resolveUnit(ctx, unitId, unitCode),
+    }),
     toDtos: itemDtos,
   });
   registerCrud(kit, warehouseOrdners, {
@@ -90,9 +105,12 @@ export function registerMasterData(kit: ServiceKit): void {
     label: 'Ordner',
     assign: async (input: any, ctx) => {
       if (input.documentType !== 'IssueCard' && input.documentType !== 'ReceiptCard') {
-        throw validationFailed([{ path: 'documentType', message: 'warehouse ordners hold IssueCard or ReceiptCard' }]);
+        throw validationFailed([
+          { path: 'documentType', message: 'warehouse ordners hold IssueCard or ReceiptCard' },
+        ]);
       }
-      if (input.reportId) await request(kit.nc, reports.get, { id: input.reportId }, ctx).catch(mapRef('reportId', 'report'));
+      if (input.reportId)
+        await request(kit.nc, reports.get, { id: input.reportId }, ctx).catch(mapRef('reportId', 'report'));
       return {
         ...input,
         reportId: input.reportId ?? null,

@@ -37,7 +37,8 @@ export function registerProvision(kit: ServiceKit): void {
         stockAccount: '132',
         expenseAccount: '504',
       });
-      for (const [code, name] of DEFAULT_UNITS) em.create(UnitEntity, { id: crypto.randomUUID(), companyId, code, name });
+      for (const [code, name] of DEFAULT_UNITS)
+        em.create(UnitEntity, { id: crypto.randomUUID(), companyId, code, name });
       const ordners: [string, string, string][] = [
         ['VY', 'Výdajky', 'IssueCard'],
         ['PR', 'Príjemky', 'ReceiptCard'],

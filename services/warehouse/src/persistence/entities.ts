@@ -59,7 +59,12 @@ export const LotNumberEntity = defineEntity({
   tableName: 'lot_number',
   schema: SCHEMA,
   filters: companyFilter,
-  properties: { ...tenant(), itemId: p.uuid(), number: p.string().length(50), expiryDate: p.date().nullable() },
+  properties: {
+    ...tenant(),
+    itemId: p.uuid(),
+    number: p.string().length(50),
+    expiryDate: p.date().nullable(),
+  },
   uniques: [{ properties: ['companyId', 'itemId', 'number'] }],
 });
 

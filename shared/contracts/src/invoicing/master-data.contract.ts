@@ -5,7 +5,7 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { defineContract } from '../contract.js';
 import { CodeList, CodeListInput, crudContracts } from '../crud.js';
-import { Bool, Country, DateOnly, Guid, Int, Text, decimal, z } from '../primitives.js';
+import { Bool, Country, DateOnly, decimal, Guid, Int, Text, z } from '../primitives.js';
 
 /** Business partner. `vatNumber` becomes an invoice's `partnerNumber3`; `dueDays` sets `dateValidTo`. */
 export const PartnerInput = z.object({
@@ -18,7 +18,9 @@ export const PartnerInput = z.object({
   vatNumber: z
     .string()
     .trim()
-    .regex(/^[A-Za-z]{2}[0-9A-Za-z+*.]{2,13}$/, { message: 'expected a VAT number with a two-letter country prefix' })
+    .regex(/^[A-Za-z]{2}[0-9A-Za-z+*.]{2,13}$/, {
+      message: 'expected a VAT number with a two-letter country prefix',
+    })
     .transform((s) => s.toUpperCase())
     .nullable()
     .optional(),
@@ -44,8 +46,17 @@ export const VatType = z.enum(['O', 'I']);
 export const VatKind = z.enum(['standard', 'reduced', 'zero', 'exempt', 'intraCommunity', 'export', 'oss']);
 export type VatKind = z.infer<typeof VatKind>;
 
-export const VatParagraphInput = z.object({ code: Text(30), text: Text(500), isDefault: Bool().default(false) });
-export const VatParagraph = z.object({ id: Guid(), code: z.string(), text: z.string(), isDefault: z.boolean() });
+export const VatParagraphInput = z.object({
+  code: Text(30),
+  text: Text(500),
+  isDefault: Bool().default(false),
+});
+export const VatParagraph = z.object({
+  id: Guid(),
+  code: z.string(),
+  text: z.string(),
+  isDefault: z.boolean(),
+});
 
 /** VAT code: `code` is case-sensitive and company-unique; valid from `validFrom` to `validTo` (inclusive). */
 export const VatCodeInput = z
@@ -60,7 +71,10 @@ export const VatCodeInput = z
     kind: VatKind,
     paragraphs: z.array(VatParagraphInput).default([]),
   })
-  .refine((v) => !v.validTo || v.validTo >= v.validFrom, { message: 'validTo is before validFrom', path: ['validTo'] })
+  .refine((v) => !v.validTo || v.validTo >= v.validFrom, {
+    message: 'validTo is before validFrom',
+    path: ['validTo'],
+  })
   .refine((v) => v.paragraphs.filter((p) => p.isDefault).length <= 1, {
     message: 'at most one default paragraph',
     path: ['paragraphs'],
@@ -78,7 +92,11 @@ export const VatCode = z.object({
   paragraphs: z.array(VatParagraph),
 });
 export type VatCode = z.infer<typeof VatCode>;
-export const vatCodes = crudContracts('invoicing.vat-codes', VatCodeInput as unknown as z.ZodObject<any>, VatCode);
+export const vatCodes = crudContracts(
+  'invoicing.vat-codes',
+  VatCodeInput as unknown as z.ZodObject<any>,
+  VatCode,
+);
 
 /** Accounting period; never overlaps another of the company (409). `closed` is read-only. */
 export const PeriodInput = z
@@ -94,7 +112,11 @@ export const Period = z.object({
 export type Period = z.infer<typeof Period>;
 export const periods = crudContracts('invoicing.periods', PeriodInput as unknown as z.ZodObject<any>, Period);
 /** `POST /1.6/periods/{id}/close`: closes the period; documents dated in it are then refused. */
-export const closePeriod = defineContract({ subject: 'invoicing.periods.close', request: z.object({ id: Guid() }), reply: Period });
+export const closePeriod = defineContract({
+  subject: 'invoicing.periods.close',
+  request: z.object({ id: Guid() }),
+  reply: Period,
+});
 
 /** Company bank account; `iban` is validated (ISO 13616) and stored in electronic format. */
 export const BankAccountInput = z.object({

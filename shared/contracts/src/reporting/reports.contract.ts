@@ -1,6 +1,7 @@
 /** Report definitions (DESIGN §4, §7), owned by the reporting service. Subjects `reporting.reports.<verb>`. */
-import { crudContracts } from '../crud.js';
+
 import { DocumentType } from '../common.contract.js';
+import { crudContracts } from '../crud.js';
 import { Guid, Text, z } from '../primitives.js';
 
 export const ReportInput = z.object({ code: Text(30), name: Text(), documentType: DocumentType });

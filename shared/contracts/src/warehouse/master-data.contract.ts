@@ -4,7 +4,7 @@
  */
 import { defineContract } from '../contract.js';
 import { CodeList, CodeListInput, crudContracts } from '../crud.js';
-import { Bool, DateOnly, Decimal4, Guid, Page, PageQuery, Text, decimal, z } from '../primitives.js';
+import { Bool, DateOnly, Decimal4, decimal, Guid, Page, PageQuery, Text, z } from '../primitives.js';
 
 /** Stock valuation method of a warehouse (DESIGN §5). */
 export const ValuationMethod = z.enum(['FIFO', 'WeightedAverage', 'Custom']);
@@ -63,7 +63,12 @@ export const items = crudContracts('warehouse.items', ItemInput, Item);
 
 /** Lot number of an item. */
 export const LotNumberInput = z.object({ number: Text(50), expiryDate: DateOnly().nullable().optional() });
-export const LotNumber = z.object({ id: Guid(), itemId: Guid(), number: z.string(), expiryDate: DateOnly().nullable() });
+export const LotNumber = z.object({
+  id: Guid(),
+  itemId: Guid(),
+  number: z.string(),
+  expiryDate: DateOnly().nullable(),
+});
 export type LotNumber = z.infer<typeof LotNumber>;
 /** `POST /1.6/items/{id}/lot-numbers`: 404 for an unknown item, 409 for a number the item already has. */
 export const createLotNumber = defineContract({

@@ -1,0 +1,18 @@
+# One image for every process of the stack; the command picks the process:
+#   gateway:   node --import tsx gateway/src/main.ts
+#   services:  node --import tsx services/<warehouse|invoicing|reporting>/src/main.ts
+FROM node:24-bookworm-slim
+ENV COREPACK_INTEGRITY_KEYS=0
+WORKDIR /app
+RUN corepack enable
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY gateway/package.json gateway/
+COPY services/warehouse/package.json services/warehouse/
+COPY services/invoicing/package.json services/invoicing/
+COPY services/reporting/package.json services/reporting/
+COPY shared/ shared/
+RUN pnpm install --frozen-lockfile
+COPY . .
+ENV NODE_ENV=production
+USER node
+CMD ["node", "--import", "tsx", "gateway/src/main.ts"]
