@@ -7,3 +7,5 @@ export * from './invoicing/master-data.contract.js';
 export * from './primitives.js';
 export * from './reporting/reports.contract.js';
 export * from './warehouse/master-data.contract.js';
+export * from './warehouse/documents.contract.js';
+export * from './invoicing/lookups.contract.js';
