@@ -1,0 +1,42 @@
+/**
+ * Lookups other services ask invoicing for (DESIGN §1 "Cross-service reads are NATS requests to the owner").
+ */
+import { defineContract } from '../contract.js';
+import { DateOnly, Decimal4, Guid, z } from '../primitives.js';
+import { Period } from './master-data.contract.js';
+
+/**
+ * The accounting period of a document (DESIGN §5 "Period"): `periodId` if given, else the period that
+ * contains `date`. Errors: 422 PeriodNotFound (unknown id or no period on the date), 422 PeriodClosed.
+ */
+export const resolvePeriod = defineContract({
+  subject: 'invoicing.periods.resolve',
+  request: z.object({ periodId: Guid().nullable().optional(), date: DateOnly() }),
+  reply: Period,
+});
+
+/** A sales invoice as a copy source for an issue card (INTERFACE §4.1 copy; DESIGN §5 "Copy"). 404 when unknown. */
+export const SalesInvoiceCopySource = z.object({
+  id: Guid(),
+  recordNumber: z.string(),
+  ordnerId: Guid(),
+  warehouseId: Guid().nullable(),
+  partnerId: Guid().nullable(),
+  partnerAddress: z.string().nullable(),
+  rows: z.array(
+    z.object({
+      itemId: Guid().nullable(),
+      code: z.string().nullable(),
+      name: z.string().nullable(),
+      unitId: Guid().nullable(),
+      quantity: Decimal4(),
+      price: Decimal4().nullable(),
+    }),
+  ),
+});
+export type SalesInvoiceCopySource = z.infer<typeof SalesInvoiceCopySource>;
+export const getSalesInvoiceCopySource = defineContract({
+  subject: 'invoicing.sales-invoices.copy-source',
+  request: z.object({ id: Guid() }),
+  reply: SalesInvoiceCopySource,
+});

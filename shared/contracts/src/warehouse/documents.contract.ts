@@ -1,0 +1,225 @@
+/**
+ * Warehouse documents (INTERFACE §2.1, §2.2, §4.1; DESIGN §4 "Stock intake", §5): receipt cards, issue
+ * cards, their copy, and the stock report. Subjects `warehouse.<resource>.<verb>`.
+ *
+ * Units: quantities and unit prices/costs are decimals with up to 4 places; amounts 2 places, in the
+ * company currency; dates are business dates `YYYY-MM-DD` in the company's time zone.
+ */
+import { defineContract } from '../contract.js';
+import { Amount, DateOnly, Decimal4, Guid, z } from '../primitives.js';
+
+const positive = (v: string) => !/^-/.test(v) && !/^0+(\.0+)?$/.test(v);
+const Qty = () => Decimal4().refine(positive, { message: 'quantity must be greater than zero' });
+const Code = () => z.string().trim().min(1).max(30);
+
+/** One accounting entry (DESIGN §5 "Accounted warehouse"; the same shape for invoices). */
+export const AccountingEntry = z.object({
+  debitAccount: z.string(),
+  creditAccount: z.string(),
+  amount: Amount(),
+  description: z.string(),
+});
+export type AccountingEntry = z.infer<typeof AccountingEntry>;
+
+/** Issue-card row as sent on create (INTERFACE §2.2 plus the insert-only `itemCode`, `unitCode`). */
+export const IssueCardRowInput = z
+  .object({
+    itemId: Guid().optional(),
+    itemCode: Code().optional(),
+    code: z.string().max(30).nullable().optional(),
+    name: z.string().max(255).nullable().optional(),
+    unitId: Guid().nullable().optional(),
+    unitCode: Code().optional(),
+    lotNumberID: Guid().nullable().optional(),
+    /** Issued quantity; 1 when not sent. */
+    quantity: Qty().optional(),
+    /** Selling price per unit; the item's sellPrice when not sent. */
+    sellPrice: Decimal4().optional(),
+    /** Cost price per unit: required under Custom valuation, replaced by the valuation otherwise. */
+    costPrice: Decimal4().optional(),
+  })
+  .refine((r) => r.itemId || r.itemCode, { message: 'itemId or itemCode is required', path: ['itemId'] });
+
+/** Issue card as sent on create (INTERFACE §2.1 plus `ordnerCode`, `warehouseCode`, `reportCode`). */
+export const IssueCardInput = z
+  .object({
+    ordnerId: Guid().optional(),
+    ordnerCode: Code().optional(),
+    warehouseId: Guid().optional(),
+    warehouseCode: Code().optional(),
+    partnerId: Guid(),
+    rows: z.array(IssueCardRowInput).min(1, { message: 'at least one row is required' }).max(5000),
+    recordNumber: z.string().trim().max(30).nullable().optional(),
+    tags: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
+    partnerAddress: z.string().max(1000).nullable().optional(),
+    dateCreated: DateOnly().optional(),
+    dateAccounting: DateOnly().nullable().optional(),
+    dateOperation: DateOnly().nullable().optional(),
+    periodId: Guid().nullable().optional(),
+    itemsComment: z.string().max(4000).nullable().optional(),
+    reportId: Guid().nullable().optional(),
+    reportCode: Code().optional(),
+    /** Extension: the record this card was made from (a copy preview posted back keeps its link). */
+    sourceId: Guid().nullable().optional(),
+  })
+  .refine((c) => c.ordnerId || c.ordnerCode, { message: 'ordnerId or ordnerCode is required', path: ['ordnerId'] })
+  .refine((c) => c.warehouseId || c.warehouseCode, { message: 'warehouseId or warehouseCode is required', path: ['warehouseId'] });
+export type IssueCardInput = z.infer<typeof IssueCardInput>;
+
+export const IssueCardRow = z.object({
+  id: Guid().optional(),
+  itemId: Guid(),
+  code: z.string().nullable(),
+  name: z.string().nullable(),
+  unitId: Guid().nullable(),
+  lotNumberID: Guid().nullable(),
+  quantity: Decimal4(),
+  sellPrice: Decimal4(),
+  costPrice: Decimal4(),
+  /** Extension: round(quantity × costPrice), 2 decimals. */
+  amount: Amount(),
+});
+export type IssueCardRow = z.infer<typeof IssueCardRow>;
+
+/** The source kinds a card can be copied from (INTERFACE §4.1 copy). */
+export const SourceType = z.enum(['IssueCard', 'ReceiptCard', 'SalesInvoice']);
+export type SourceType = z.infer<typeof SourceType>;
+
+/** Issue card as returned. A copy preview has no `id`, no row ids and no `recordNumber`. */
+export const IssueCard = z.object({
+  id: Guid().optional(),
+  ordnerId: Guid(),
+  warehouseId: Guid(),
+  partnerId: Guid().nullable(),
+  recordNumber: z.string().nullable(),
+  tags: z.array(z.string()),
+  partnerAddress: z.string().nullable(),
+  dateCreated: DateOnly(),
+  dateAccounting: DateOnly(),
+  dateOperation: DateOnly(),
+  periodId: Guid().nullable(),
+  itemsComment: z.string().nullable(),
+  reportId: Guid().nullable(),
+  rows: z.array(IssueCardRow),
+  /** Extension: the card's total cost (sum of row amounts). */
+  totalCost: Amount(),
+  sourceId: Guid().nullable(),
+  sourceType: SourceType.nullable(),
+  /** Extension: the card's accounting entries (accounted warehouses; empty otherwise). */
+  accountingEntries: z.array(AccountingEntry),
+});
+export type IssueCard = z.infer<typeof IssueCard>;
+
+/** `POST /1.6/warehouses/issue-cards`. Errors: 400, 409 DuplicateRecordNumber, 422 OperationCanceledException (with `shortfalls`), LotNumberRequired, CostPriceRequired, ReferenceNotFound, PeriodNotFound, PeriodClosed. */
+export const createIssueCard = defineContract({ subject: 'warehouse.issue-cards.create', request: IssueCardInput, reply: IssueCard });
+/** `GET /1.6/warehouses/issue-cards/{id}` (extension): the card with its accounting entries. */
+export const getIssueCard = defineContract({ subject: 'warehouse.issue-cards.get', request: z.object({ id: Guid() }), reply: IssueCard });
+
+/** Query of the copy operation (INTERFACE §4.1 copy query parameters). */
+export const CopyQuery = z.object({ sourceId: Guid(), dateOperation: DateOnly().optional() });
+/** Copy into an issue card: `store: false` is the preview (nothing stored), `true` stores it. */
+export const copyIssueCard = defineContract({
+  subject: 'warehouse.issue-cards.copy',
+  request: CopyQuery.extend({ store: z.boolean() }),
+  reply: IssueCard,
+});
+
+/** Receipt-card row: stock intake of `quantity` at `costPrice` per unit. */
+export const ReceiptCardRowInput = z
+  .object({
+    itemId: Guid().optional(),
+    itemCode: Code().optional(),
+    lotNumberID: Guid().nullable().optional(),
+    quantity: Qty(),
+    costPrice: Decimal4().refine((v) => !v.startsWith('-'), { message: 'costPrice must not be negative' }),
+  })
+  .refine((r) => r.itemId || r.itemCode, { message: 'itemId or itemCode is required', path: ['itemId'] });
+
+/** Receipt card (DESIGN §4 "Stock intake"). */
+export const ReceiptCardInput = z
+  .object({
+    ordnerId: Guid().optional(),
+    ordnerCode: Code().optional(),
+    warehouseId: Guid().optional(),
+    warehouseCode: Code().optional(),
+    partnerId: Guid().nullable().optional(),
+    recordNumber: z.string().trim().max(30).nullable().optional(),
+    dateOperation: DateOnly().nullable().optional(),
+    dateAccounting: DateOnly().nullable().optional(),
+    periodId: Guid().nullable().optional(),
+    rows: z.array(ReceiptCardRowInput).min(1, { message: 'at least one row is required' }).max(5000),
+  })
+  .refine((c) => c.ordnerId || c.ordnerCode, { message: 'ordnerId or ordnerCode is required', path: ['ordnerId'] })
+  .refine((c) => c.warehouseId || c.warehouseCode, { message: 'warehouseId or warehouseCode is required', path: ['warehouseId'] });
+export type ReceiptCardInput = z.infer<typeof ReceiptCardInput>;
+
+export const ReceiptCardRow = z.object({
+  id: Guid(),
+  itemId: Guid(),
+  lotNumberID: Guid().nullable(),
+  quantity: Decimal4(),
+  costPrice: Decimal4(),
+  amount: Amount(),
+});
+export const ReceiptCard = z.object({
+  id: Guid(),
+  ordnerId: Guid(),
+  warehouseId: Guid(),
+  partnerId: Guid().nullable(),
+  recordNumber: z.string(),
+  dateOperation: DateOnly(),
+  dateAccounting: DateOnly(),
+  periodId: Guid().nullable(),
+  rows: z.array(ReceiptCardRow),
+  totalCost: Amount(),
+  accountingEntries: z.array(AccountingEntry),
+});
+export type ReceiptCard = z.infer<typeof ReceiptCard>;
+
+/** `POST /1.6/warehouses/receipt-cards`. */
+export const createReceiptCard = defineContract({ subject: 'warehouse.receipt-cards.create', request: ReceiptCardInput, reply: ReceiptCard });
+/** `GET /1.6/warehouses/receipt-cards/{id}`. */
+export const getReceiptCard = defineContract({ subject: 'warehouse.receipt-cards.get', request: z.object({ id: Guid() }), reply: ReceiptCard });
+
+/** Stock of a warehouse as of the end of `date` (default today), per item and lot. */
+export const StockQuery = z.object({ date: DateOnly().optional(), itemId: Guid().optional() });
+export const StockReport = z.object({
+  date: DateOnly(),
+  warehouseId: Guid(),
+  items: z.array(z.object({ itemId: Guid(), code: z.string(), lotNumberID: Guid().nullable(), quantity: Decimal4(), value: Amount() })),
+});
+export type StockReport = z.infer<typeof StockReport>;
+/** `GET /1.6/warehouses/{id}/stock?date=&itemId=`. */
+export const getStock = defineContract({ subject: 'warehouse.stock.get', request: StockQuery.extend({ warehouseId: Guid() }), reply: StockReport });
+
+/** Event `events.warehouse.stock-issued` (DESIGN §5): one per stored issue card. */
+export const StockIssuedEvent = z.object({
+  eventId: Guid(),
+  companyId: Guid(),
+  issueCardId: Guid(),
+  recordNumber: z.string(),
+  warehouseId: Guid(),
+  dateOperation: DateOnly(),
+  sourceId: Guid().nullable(),
+  sourceType: SourceType.nullable(),
+  rows: z.array(z.object({ itemId: Guid(), lotNumberID: Guid().nullable(), quantity: Decimal4(), costPrice: Decimal4() })),
+});
+export type StockIssuedEvent = z.infer<typeof StockIssuedEvent>;
+
+/** Event `events.warehouse.stock-received`: one per stored receipt card. */
+export const StockReceivedEvent = z.object({
+  eventId: Guid(),
+  companyId: Guid(),
+  receiptCardId: Guid(),
+  recordNumber: z.string(),
+  warehouseId: Guid(),
+  dateOperation: DateOnly(),
+  rows: z.array(z.object({ itemId: Guid(), lotNumberID: Guid().nullable(), quantity: Decimal4(), costPrice: Decimal4() })),
+});
+export type StockReceivedEvent = z.infer<typeof StockReceivedEvent>;
+
+/** Event subjects (JetStream stream `EVENTS`, subjects `events.>`). */
+export const EventSubjects = {
+  stockIssued: 'events.warehouse.stock-issued',
+  stockReceived: 'events.warehouse.stock-received',
+} as const;
