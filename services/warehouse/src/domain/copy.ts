@@ -1,0 +1,32 @@
+/**
+ * Copy into an issue card (INTERFACE §4.1 copy rule 1): source rows merged by (itemId, lotNumberID,
+ * costPrice), quantities added, the first row's texts and prices kept. Pure.
+ */
+import { type Dec, dec } from '@bm/money';
+
+export interface SourceRow {
+  itemId: string;
+  lotNumberID: string | null;
+  costPrice: string | null;
+  quantity: string;
+  code: string | null;
+  name: string | null;
+  unitId: string | null;
+  sellPrice: string | null;
+}
+
+export interface MergedRow extends Omit<SourceRow, 'quantity'> {
+  quantity: Dec;
+}
+
+/** Merges rows with the same item, lot and cost price, keeping first-seen order. */
+export function mergeSourceRows(rows: readonly SourceRow[]): MergedRow[] {
+  const out = new Map<string, MergedRow>();
+  for (const r of rows) {
+    const key = `${r.itemId}|${r.lotNumberID ?? ''}|${r.costPrice === null ? '' : dec(r.costPrice).toFixed()}`;
+    const m = out.get(key);
+    if (m) m.quantity = m.quantity.plus(dec(r.quantity));
+    else out.set(key, { ...r, quantity: dec(r.quantity) });
+  }
+  return [...out.values()];
+}
