@@ -18,7 +18,12 @@ export interface Availability {
 }
 
 /** Checks an issue against the balance as of D and the running balances after each later movement. */
-export function checkAvailability(date: string, balanceOnDate: Dec, later: readonly LaterBalance[], quantity: Dec): Availability {
+export function checkAvailability(
+  date: string,
+  balanceOnDate: Dec,
+  later: readonly LaterBalance[],
+  quantity: Dec,
+): Availability {
   let available = balanceOnDate;
   let firstNegativeDate: string | null = balanceOnDate.minus(quantity).lt(0) ? date : null;
   for (const l of later) {

@@ -24,10 +24,16 @@ export interface AverageIssue {
 
 /** Values an issue of `quantity` from `balance`. */
 export function issueAtAverage(balance: Balance, quantity: Dec): AverageIssue {
-  if (balance.quantity.lte(0)) return { valuedQuantity: dec(0), unitCost: dec(0), value: dec(0), uncovered: quantity };
+  if (balance.quantity.lte(0))
+    return { valuedQuantity: dec(0), unitCost: dec(0), value: dec(0), uncovered: quantity };
   const unitCost = round4(balance.value.div(balance.quantity));
   if (quantity.gte(balance.quantity)) {
-    return { valuedQuantity: balance.quantity, unitCost, value: balance.value, uncovered: quantity.minus(balance.quantity) };
+    return {
+      valuedQuantity: balance.quantity,
+      unitCost,
+      value: balance.value,
+      uncovered: quantity.minus(balance.quantity),
+    };
   }
   return { valuedQuantity: quantity, unitCost, value: round2(quantity.mul(unitCost)), uncovered: dec(0) };
 }

@@ -8,5 +8,7 @@ export function formatRecordNumber(format: string, year: number, seq: number): s
   return format
     .replace(/\{yyyy\}/g, String(year).padStart(4, '0'))
     .replace(/\{yy\}/g, String(year % 100).padStart(2, '0'))
-    .replace(/\{seq(?::(\d{1,2}))?\}/g, (_m, width?: string) => String(seq).padStart(width ? Number(width) : 1, '0'));
+    .replace(/\{seq(?::(\d{1,2}))?\}/g, (_m, width?: string) =>
+      String(seq).padStart(width ? Number(width) : 1, '0'),
+    );
 }

@@ -14,11 +14,16 @@ const layer = (id: string, q: string, cost: string, value: string) => ({
   remainingQuantity: dec(q),
   remainingValue: dec(value),
 });
-const show = (rows: { quantity: any; costPrice: any; amount: any }[]) => rows.map((r) => [fmt(r.quantity), fmt(r.costPrice), fmt(r.amount)]);
+const show = (rows: { quantity: any; costPrice: any; amount: any }[]) =>
+  rows.map((r) => [fmt(r.quantity), fmt(r.costPrice), fmt(r.amount)]);
 
 describe('FIFO (DESIGN §5)', () => {
   it('consumes the oldest layers first and splits the row per cost price', () => {
-    const layers = [layer('a', '10', '2.5', '25'), layer('b', '5', '3', '15'), layer('c', '10', '3.3333', '33.33')];
+    const layers = [
+      layer('a', '10', '2.5', '25'),
+      layer('b', '5', '3', '15'),
+      layer('c', '10', '3.3333', '33.33'),
+    ];
     const { takes, uncovered } = consumeFifo(layers, dec(17));
     expect(takes.map((t) => [t.layerId, fmt(t.quantity), fmt(t.value)])).toEqual([
       ['a', '10', '25'],
@@ -56,24 +61,37 @@ describe('moving average (DESIGN §5)', () => {
     ['-2', '0', '1', '0', '0', '0', '1'],
   ])('stock %s for %s, issue %s', (bq, bv, q, vq, cost, value, unc) => {
     const r = issueAtAverage({ quantity: dec(bq), value: dec(bv) }, dec(q));
-    expect([fmt(r.valuedQuantity), fmt(r.unitCost), fmt(r.value), fmt(r.uncovered)]).toEqual([vq, cost, value, unc]);
+    expect([fmt(r.valuedQuantity), fmt(r.unitCost), fmt(r.value), fmt(r.uncovered)]).toEqual([
+      vq,
+      cost,
+      value,
+      unc,
+    ]);
   });
 });
 
 describe('receipt into a negative balance (DESIGN §5)', () => {
   it('settles the missing pieces first at the receipt cost', () => {
     const r = splitReceipt(dec(-3), dec(10), dec('5.55'));
-    expect([fmt(r.amount), fmt(r.settledQuantity), fmt(r.settlementValue), fmt(r.layerQuantity), fmt(r.layerValue)]).toEqual([
-      '55.5',
-      '3',
-      '16.65',
-      '7',
-      '38.85',
-    ]);
+    expect([
+      fmt(r.amount),
+      fmt(r.settledQuantity),
+      fmt(r.settlementValue),
+      fmt(r.layerQuantity),
+      fmt(r.layerValue),
+    ]).toEqual(['55.5', '3', '16.65', '7', '38.85']);
     const full = splitReceipt(dec(-10), dec(4), dec('1.25'));
-    expect([fmt(full.settledQuantity), fmt(full.settlementValue), fmt(full.layerQuantity)]).toEqual(['4', '5', '0']);
+    expect([fmt(full.settledQuantity), fmt(full.settlementValue), fmt(full.layerQuantity)]).toEqual([
+      '4',
+      '5',
+      '0',
+    ]);
     const plain = splitReceipt(dec(5), dec(4), dec('1.25'));
-    expect([fmt(plain.settledQuantity), fmt(plain.layerQuantity), fmt(plain.layerValue)]).toEqual(['0', '4', '5']);
+    expect([fmt(plain.settledQuantity), fmt(plain.layerQuantity), fmt(plain.layerValue)]).toEqual([
+      '0',
+      '4',
+      '5',
+    ]);
   });
 });
 
@@ -83,7 +101,10 @@ describe('availability (DESIGN §5)', () => {
       { date: '2025-03-10', quantity: dec(4) },
       { date: '2025-03-20', quantity: dec(9) },
     ];
-    expect(checkAvailability('2025-03-01', dec(10), later, dec(3))).toEqual({ available: dec(4), firstNegativeDate: null });
+    expect(checkAvailability('2025-03-01', dec(10), later, dec(3))).toEqual({
+      available: dec(4),
+      firstNegativeDate: null,
+    });
     const r = checkAvailability('2025-03-01', dec(10), later, dec(5));
     expect([fmt(r.available), r.firstNegativeDate]).toEqual(['4', '2025-03-10']);
     const now = checkAvailability('2025-03-01', dec(2), [], dec(5));
@@ -93,10 +114,31 @@ describe('availability (DESIGN §5)', () => {
 
 describe('valueIssue', () => {
   const state = (over: Partial<KeyState> = {}): Map<string, KeyState> =>
-    new Map([[stockKey('i', null), { itemId: 'i', lotNumberID: null, balance: { quantity: dec(15), value: dec(40) }, layers: [layer('a', '10', '2.5', '25'), layer('b', '5', '3', '15')], later: [], ...over }]]);
+    new Map([
+      [
+        stockKey('i', null),
+        {
+          itemId: 'i',
+          lotNumberID: null,
+          balance: { quantity: dec(15), value: dec(40) },
+          layers: [layer('a', '10', '2.5', '25'), layer('b', '5', '3', '15')],
+          later: [],
+          ...over,
+        },
+      ],
+    ]);
 
   it('values two lines of one item in order (FIFO)', () => {
-    const r = valueIssue('FIFO', false, '2025-01-01', [{ itemId: 'i', lotNumberID: null, quantity: dec(8) }, { itemId: 'i', lotNumberID: null, quantity: dec(4) }], state());
+    const r = valueIssue(
+      'FIFO',
+      false,
+      '2025-01-01',
+      [
+        { itemId: 'i', lotNumberID: null, quantity: dec(8) },
+        { itemId: 'i', lotNumberID: null, quantity: dec(4) },
+      ],
+      state(),
+    );
     if (!r.ok) throw new Error('refused');
     expect(r.rows.map((x) => [x.line, fmt(x.quantity), fmt(x.costPrice), fmt(x.amount)])).toEqual([
       [0, '8', '2.5', '20'],
@@ -106,12 +148,30 @@ describe('valueIssue', () => {
   });
 
   it('refuses with shortfalls summed per item when negative stock is not allowed', () => {
-    const r = valueIssue('FIFO', false, '2025-01-01', [{ itemId: 'i', lotNumberID: null, quantity: dec(8) }, { itemId: 'i', lotNumberID: null, quantity: dec(8) }], state());
-    expect(r).toEqual({ ok: false, shortfalls: [{ itemId: 'i', lotNumberID: null, requested: '16', available: '15', date: '2025-01-01' }] });
+    const r = valueIssue(
+      'FIFO',
+      false,
+      '2025-01-01',
+      [
+        { itemId: 'i', lotNumberID: null, quantity: dec(8) },
+        { itemId: 'i', lotNumberID: null, quantity: dec(8) },
+      ],
+      state(),
+    );
+    expect(r).toEqual({
+      ok: false,
+      shortfalls: [{ itemId: 'i', lotNumberID: null, requested: '16', available: '15', date: '2025-01-01' }],
+    });
   });
 
   it('issues the pieces beyond stock at cost 0 as their own row when allowed', () => {
-    const r = valueIssue('WeightedAverage', true, '2025-01-01', [{ itemId: 'i', lotNumberID: null, quantity: dec(20) }], state());
+    const r = valueIssue(
+      'WeightedAverage',
+      true,
+      '2025-01-01',
+      [{ itemId: 'i', lotNumberID: null, quantity: dec(20) }],
+      state(),
+    );
     if (!r.ok) throw new Error('refused');
     expect(r.rows.map((x) => [fmt(x.quantity), fmt(x.costPrice), fmt(x.amount)])).toEqual([
       ['15', '2.6667', '40'],
@@ -120,7 +180,13 @@ describe('valueIssue', () => {
   });
 
   it('uses the given cost price under Custom', () => {
-    const r = valueIssue('Custom', false, '2025-01-01', [{ itemId: 'i', lotNumberID: null, quantity: dec(3), costPrice: dec('1.3333') }], state());
+    const r = valueIssue(
+      'Custom',
+      false,
+      '2025-01-01',
+      [{ itemId: 'i', lotNumberID: null, quantity: dec(3), costPrice: dec('1.3333') }],
+      state(),
+    );
     if (!r.ok) throw new Error('refused');
     expect(show(r.rows)).toEqual([['3', '1.3333', '4']]);
   });

@@ -4,8 +4,8 @@
  * at cost 0 when negative stock is allowed. Pure: the caller loads the state and stores the result.
  */
 import { type Dec, dec, fmt, round2 } from '@bm/money';
-import { type LaterBalance, checkAvailability } from './availability.js';
-import { type Layer, type LayerTake, consumeFifo, splitByCost } from './fifo.js';
+import { checkAvailability, type LaterBalance } from './availability.js';
+import { consumeFifo, type Layer, type LayerTake, splitByCost } from './fifo.js';
 import { type Balance, issueAtAverage } from './moving-average.js';
 
 export type ValuationMethod = 'FIFO' | 'WeightedAverage' | 'Custom';
@@ -80,7 +80,13 @@ export function valueIssue(
       const s = states.get(k)!;
       const a = checkAvailability(date, s.balance.quantity, s.later, q);
       if (a.firstNegativeDate) {
-        shortfalls.push({ itemId: s.itemId, lotNumberID: s.lotNumberID, requested: fmt(q), available: fmt(a.available), date: a.firstNegativeDate });
+        shortfalls.push({
+          itemId: s.itemId,
+          lotNumberID: s.lotNumberID,
+          requested: fmt(q),
+          available: fmt(a.available),
+          date: a.firstNegativeDate,
+        });
       }
     }
     if (shortfalls.length) return { ok: false, shortfalls };
@@ -92,7 +98,13 @@ export function valueIssue(
     const s = states.get(k)!;
     const pieces: ValuedRow[] = [];
     if (method === 'Custom') {
-      pieces.push({ line, quantity: l.quantity, costPrice: l.costPrice!, amount: round2(l.quantity.mul(l.costPrice!)), takes: [] });
+      pieces.push({
+        line,
+        quantity: l.quantity,
+        costPrice: l.costPrice!,
+        amount: round2(l.quantity.mul(l.costPrice!)),
+        takes: [],
+      });
     } else if (method === 'FIFO') {
       const { takes, uncovered } = consumeFifo(s.layers, l.quantity);
       for (const t of takes) {
@@ -103,11 +115,14 @@ export function valueIssue(
       for (const split of splitByCost(takes)) {
         pieces.push({ line, ...split, takes: takes.filter((t) => t.unitCost.eq(split.costPrice)) });
       }
-      if (uncovered.gt(0)) pieces.push({ line, quantity: uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
+      if (uncovered.gt(0))
+        pieces.push({ line, quantity: uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
     } else {
       const a = issueAtAverage(s.balance, l.quantity);
-      if (a.valuedQuantity.gt(0)) pieces.push({ line, quantity: a.valuedQuantity, costPrice: a.unitCost, amount: a.value, takes: [] });
-      if (a.uncovered.gt(0)) pieces.push({ line, quantity: a.uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
+      if (a.valuedQuantity.gt(0))
+        pieces.push({ line, quantity: a.valuedQuantity, costPrice: a.unitCost, amount: a.value, takes: [] });
+      if (a.uncovered.gt(0))
+        pieces.push({ line, quantity: a.uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
     }
     const value = pieces.reduce((acc, p) => acc.plus(p.amount), dec(0));
     s.balance = { quantity: s.balance.quantity.minus(l.quantity), value: s.balance.value.minus(value) };

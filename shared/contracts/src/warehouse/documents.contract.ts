@@ -62,8 +62,14 @@ export const IssueCardInput = z
     /** Extension: the record this card was made from (a copy preview posted back keeps its link). */
     sourceId: Guid().nullable().optional(),
   })
-  .refine((c) => c.ordnerId || c.ordnerCode, { message: 'ordnerId or ordnerCode is required', path: ['ordnerId'] })
-  .refine((c) => c.warehouseId || c.warehouseCode, { message: 'warehouseId or warehouseCode is required', path: ['warehouseId'] });
+  .refine((c) => c.ordnerId || c.ordnerCode, {
+    message: 'ordnerId or ordnerCode is required',
+    path: ['ordnerId'],
+  })
+  .refine((c) => c.warehouseId || c.warehouseCode, {
+    message: 'warehouseId or warehouseCode is required',
+    path: ['warehouseId'],
+  });
 export type IssueCardInput = z.infer<typeof IssueCardInput>;
 
 export const IssueCardRow = z.object({
@@ -111,9 +117,17 @@ export const IssueCard = z.object({
 export type IssueCard = z.infer<typeof IssueCard>;
 
 /** `POST /1.6/warehouses/issue-cards`. Errors: 400, 409 DuplicateRecordNumber, 422 OperationCanceledException (with `shortfalls`), LotNumberRequired, CostPriceRequired, ReferenceNotFound, PeriodNotFound, PeriodClosed. */
-export const createIssueCard = defineContract({ subject: 'warehouse.issue-cards.create', request: IssueCardInput, reply: IssueCard });
+export const createIssueCard = defineContract({
+  subject: 'warehouse.issue-cards.create',
+  request: IssueCardInput,
+  reply: IssueCard,
+});
 /** `GET /1.6/warehouses/issue-cards/{id}` (extension): the card with its accounting entries. */
-export const getIssueCard = defineContract({ subject: 'warehouse.issue-cards.get', request: z.object({ id: Guid() }), reply: IssueCard });
+export const getIssueCard = defineContract({
+  subject: 'warehouse.issue-cards.get',
+  request: z.object({ id: Guid() }),
+  reply: IssueCard,
+});
 
 /** Query of the copy operation (INTERFACE §4.1 copy query parameters). */
 export const CopyQuery = z.object({ sourceId: Guid(), dateOperation: DateOnly().optional() });
@@ -149,8 +163,14 @@ export const ReceiptCardInput = z
     periodId: Guid().nullable().optional(),
     rows: z.array(ReceiptCardRowInput).min(1, { message: 'at least one row is required' }).max(5000),
   })
-  .refine((c) => c.ordnerId || c.ordnerCode, { message: 'ordnerId or ordnerCode is required', path: ['ordnerId'] })
-  .refine((c) => c.warehouseId || c.warehouseCode, { message: 'warehouseId or warehouseCode is required', path: ['warehouseId'] });
+  .refine((c) => c.ordnerId || c.ordnerCode, {
+    message: 'ordnerId or ordnerCode is required',
+    path: ['ordnerId'],
+  })
+  .refine((c) => c.warehouseId || c.warehouseCode, {
+    message: 'warehouseId or warehouseCode is required',
+    path: ['warehouseId'],
+  });
 export type ReceiptCardInput = z.infer<typeof ReceiptCardInput>;
 
 export const ReceiptCardRow = z.object({
@@ -177,20 +197,40 @@ export const ReceiptCard = z.object({
 export type ReceiptCard = z.infer<typeof ReceiptCard>;
 
 /** `POST /1.6/warehouses/receipt-cards`. */
-export const createReceiptCard = defineContract({ subject: 'warehouse.receipt-cards.create', request: ReceiptCardInput, reply: ReceiptCard });
+export const createReceiptCard = defineContract({
+  subject: 'warehouse.receipt-cards.create',
+  request: ReceiptCardInput,
+  reply: ReceiptCard,
+});
 /** `GET /1.6/warehouses/receipt-cards/{id}`. */
-export const getReceiptCard = defineContract({ subject: 'warehouse.receipt-cards.get', request: z.object({ id: Guid() }), reply: ReceiptCard });
+export const getReceiptCard = defineContract({
+  subject: 'warehouse.receipt-cards.get',
+  request: z.object({ id: Guid() }),
+  reply: ReceiptCard,
+});
 
 /** Stock of a warehouse as of the end of `date` (default today), per item and lot. */
 export const StockQuery = z.object({ date: DateOnly().optional(), itemId: Guid().optional() });
 export const StockReport = z.object({
   date: DateOnly(),
   warehouseId: Guid(),
-  items: z.array(z.object({ itemId: Guid(), code: z.string(), lotNumberID: Guid().nullable(), quantity: Decimal4(), value: Amount() })),
+  items: z.array(
+    z.object({
+      itemId: Guid(),
+      code: z.string(),
+      lotNumberID: Guid().nullable(),
+      quantity: Decimal4(),
+      value: Amount(),
+    }),
+  ),
 });
 export type StockReport = z.infer<typeof StockReport>;
 /** `GET /1.6/warehouses/{id}/stock?date=&itemId=`. */
-export const getStock = defineContract({ subject: 'warehouse.stock.get', request: StockQuery.extend({ warehouseId: Guid() }), reply: StockReport });
+export const getStock = defineContract({
+  subject: 'warehouse.stock.get',
+  request: StockQuery.extend({ warehouseId: Guid() }),
+  reply: StockReport,
+});
 
 /** Event `events.warehouse.stock-issued` (DESIGN §5): one per stored issue card. */
 export const StockIssuedEvent = z.object({
@@ -202,7 +242,9 @@ export const StockIssuedEvent = z.object({
   dateOperation: DateOnly(),
   sourceId: Guid().nullable(),
   sourceType: SourceType.nullable(),
-  rows: z.array(z.object({ itemId: Guid(), lotNumberID: Guid().nullable(), quantity: Decimal4(), costPrice: Decimal4() })),
+  rows: z.array(
+    z.object({ itemId: Guid(), lotNumberID: Guid().nullable(), quantity: Decimal4(), costPrice: Decimal4() }),
+  ),
 });
 export type StockIssuedEvent = z.infer<typeof StockIssuedEvent>;
 
@@ -214,7 +256,9 @@ export const StockReceivedEvent = z.object({
   recordNumber: z.string(),
   warehouseId: Guid(),
   dateOperation: DateOnly(),
-  rows: z.array(z.object({ itemId: Guid(), lotNumberID: Guid().nullable(), quantity: Decimal4(), costPrice: Decimal4() })),
+  rows: z.array(
+    z.object({ itemId: Guid(), lotNumberID: Guid().nullable(), quantity: Decimal4(), costPrice: Decimal4() }),
+  ),
 });
 export type StockReceivedEvent = z.infer<typeof StockReceivedEvent>;
 
