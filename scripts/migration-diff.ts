@@ -30,7 +30,7 @@ const orm = await MikroORM.init({
   schema: ormOptions.schema,
   entities: ormOptions.entities,
   extensions: [Migrator],
-  migrations: { migrationsList: ormOptions.migrations, snapshot: false },
+  migrations: { migrationsList: ormOptions.migrations, snapshot: false, silent: true },
 });
 await orm.em.getConnection().execute(`create schema if not exists "${ormOptions.schema}"`);
 await orm.migrator.up();

@@ -20,6 +20,7 @@ import { requestId } from './middleware/request-id.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
 import { masterDataOperations } from './routes/master-data.routes.js';
 import { type GatewayEnv, type Operation, registerOperations } from './routes/operation.js';
+import { warehouseOperations } from './routes/warehouse.routes.js';
 
 export interface AppDeps {
   config: Pick<

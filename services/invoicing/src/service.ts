@@ -1,6 +1,7 @@
 /** The invoicing service: registers its endpoints on NATS (queue group `invoicing`). */
 import { type RunningService, startService } from '@bm/service-kit';
 import type { Config } from './config.js';
+import { registerLookups } from './handlers/lookups.handlers.js';
 import { registerMasterData } from './handlers/master-data.handlers.js';
 import { registerProvision } from './handlers/provision.handler.js';
 import { ormOptions } from './persistence/orm-options.js';
@@ -16,6 +17,7 @@ export function startInvoicing(config: Config): Promise<RunningService> {
     register: (kit) => {
       registerMasterData(kit);
       registerProvision(kit);
+      registerLookups(kit);
     },
   });
 }

@@ -1,21 +1,36 @@
-/** The warehouse service: registers its endpoints on NATS (queue group `warehouse`). */
-import { type RunningService, startService } from '@bm/service-kit';
+/** The warehouse service: registers its endpoints on NATS (queue group `warehouse`) and runs its outbox relay. */
+import { type OutboxRelay, type RunningService, startOutboxRelay, startService } from '@bm/service-kit';
+import type { WarehouseDeps } from './application/issue-card.service.js';
 import type { Config } from './config.js';
+import { registerDocuments } from './handlers/documents.handlers.js';
 import { registerMasterData } from './handlers/master-data.handlers.js';
 import { registerProvision } from './handlers/provision.handler.js';
+import { SCHEMA } from './persistence/entities.js';
 import { ormOptions } from './persistence/orm-options.js';
 
+export interface WarehouseService extends RunningService {
+  relay: () => OutboxRelay | undefined;
+}
+
 /** Starts one replica of the warehouse service. */
-export function startWarehouse(config: Config): Promise<RunningService> {
-  return startService({
+export async function startWarehouse(config: Config): Promise<WarehouseService> {
+  let relay: OutboxRelay | undefined;
+  const running = await startService({
     name: 'warehouse',
     databaseUrl: config.DATABASE_URL,
     natsUrl: config.NATS_URL,
     logLevel: config.LOG_LEVEL,
     orm: ormOptions,
     register: (kit) => {
+      const deps: WarehouseDeps = { kit, kickOutbox: () => relay?.kick() };
       registerMasterData(kit);
       registerProvision(kit);
+      registerDocuments(deps);
+    },
+    afterStart: async (kit) => {
+      relay = startOutboxRelay({ orm: kit.orm, nc: kit.nc, log: kit.log, schema: SCHEMA });
+      return () => relay!.stop();
     },
   });
+  return { ...running, relay: () => relay };
 }

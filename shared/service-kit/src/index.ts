@@ -4,3 +4,4 @@ export * from './bootstrap.js';
 export * from './config.js';
 export * from './crud.js';
 export * from './orm.js';
+export * from './outbox.js';

@@ -2,7 +2,8 @@
  * Report definitions (DESIGN §4, §7) and the provisioning of the built-in `SalesInvoice` and
  * `IssueCard` printouts. A report's code is company-unique; built-in reports keep `builtIn: true`.
  */
-import { provisionCompany, type Report, reports } from '@bm/contracts';
+import { provisionCompany, type Report, reports, resolveReport } from '@bm/contracts';
+import { notFound } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import { type Ctx, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
 import { ReportEntity } from '../persistence/entities.js';
@@ -20,6 +21,17 @@ export function registerReports(kit: ServiceKit): void {
     assign: (input: any, _ctx, existing) => ({ ...input, builtIn: existing?.builtIn ?? false }),
     toDtos: (rows) => rows.map((r) => pick(r, ['id', 'code', 'name', 'documentType', 'builtIn']) as Report),
   });
+
+  serve<typeof resolveReport, { em: Ctx['em'] }>(
+    kit.service,
+    resolveReport,
+    async ({ id, code }, ctx) => {
+      const r = await ctx.em.findOne(ReportEntity, id ? { id } : { code: code ?? '' });
+      if (!r) throw notFound('Report');
+      return pick(r, ['id', 'code', 'name', 'documentType', 'builtIn']) as Report;
+    },
+    kit.serveOpts,
+  );
 
   serve<ReturnType<typeof provisionCompany>, { em: Ctx['em'] }>(
     kit.service,

@@ -84,4 +84,248 @@ export const OrdnerEntity = defineEntity({
   uniques: [{ properties: ['companyId', 'code'] }],
 });
 
-export const entities = [WarehouseEntity, UnitEntity, ItemEntity, LotNumberEntity, OrdnerEntity];
+/** Gapless record-number counter per ordner and year (DESIGN §5 "Record numbers"). */
+export const OrdnerCounterEntity = defineEntity({
+  name: 'OrdnerCounter',
+  tableName: 'ordner_counter',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    companyId: p.uuid(),
+    ordnerId: p.uuid().primary(),
+    year: p.integer().primary(),
+    lastValue: p.integer(),
+  },
+});
+
+export const ReceiptCardEntity = defineEntity({
+  name: 'ReceiptCard',
+  tableName: 'receipt_card',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    ordnerId: p.uuid(),
+    warehouseId: p.uuid(),
+    partnerId: p.uuid().nullable(),
+    recordNumber: p.string().length(30),
+    dateOperation: p.date(),
+    dateAccounting: p.date(),
+    periodId: p.uuid().nullable(),
+    totalCost: p.decimal('string').precision(18).scale(2),
+    createdAt: p.datetime(),
+  },
+  uniques: [{ properties: ['companyId', 'recordNumber'] }],
+});
+
+export const ReceiptCardRowEntity = defineEntity({
+  name: 'ReceiptCardRow',
+  tableName: 'receipt_card_row',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    receiptCardId: p.uuid().index(),
+    rowNo: p.integer(),
+    itemId: p.uuid(),
+    lotNumberId: p.uuid().nullable(),
+    quantity: p.decimal('string').precision(18).scale(4),
+    costPrice: p.decimal('string').precision(18).scale(4),
+    amount: p.decimal('string').precision(18).scale(2),
+  },
+});
+
+export const IssueCardEntity = defineEntity({
+  name: 'IssueCard',
+  tableName: 'issue_card',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    ordnerId: p.uuid(),
+    warehouseId: p.uuid(),
+    partnerId: p.uuid(),
+    recordNumber: p.string().length(30),
+    tags: p.array(),
+    partnerAddress: p.text().nullable(),
+    dateCreated: p.date(),
+    dateAccounting: p.date(),
+    dateOperation: p.date(),
+    periodId: p.uuid().nullable(),
+    itemsComment: p.text().nullable(),
+    reportId: p.uuid().nullable(),
+    totalCost: p.decimal('string').precision(18).scale(2),
+    sourceId: p.uuid().nullable(),
+    sourceType: p.string().length(20).nullable(),
+    createdAt: p.datetime(),
+  },
+  uniques: [{ properties: ['companyId', 'recordNumber'] }],
+});
+
+export const IssueCardRowEntity = defineEntity({
+  name: 'IssueCardRow',
+  tableName: 'issue_card_row',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    issueCardId: p.uuid().index(),
+    rowNo: p.integer(),
+    itemId: p.uuid(),
+    code: p.string().length(30).nullable(),
+    name: p.string().nullable(),
+    unitId: p.uuid().nullable(),
+    lotNumberId: p.uuid().nullable(),
+    quantity: p.decimal('string').precision(18).scale(4),
+    sellPrice: p.decimal('string').precision(18).scale(4),
+    costPrice: p.decimal('string').precision(18).scale(4),
+    amount: p.decimal('string').precision(18).scale(2),
+  },
+});
+
+/** Current stock of one (warehouse, item, lot): the row locked by every movement of that key. */
+export const StockBalanceEntity = defineEntity({
+  name: 'StockBalance',
+  tableName: 'stock_balance',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    warehouseId: p.uuid(),
+    itemId: p.uuid(),
+    /** Lot number id, or the nil UUID for items without lots. */
+    lotKey: p.uuid(),
+    quantity: p.decimal('string').precision(18).scale(4),
+    value: p.decimal('string').precision(18).scale(2),
+    /** Date of the latest movement: an issue dated on or after it needs no back-dated state. */
+    lastDate: p.date().nullable(),
+  },
+  uniques: [{ properties: ['companyId', 'warehouseId', 'itemId', 'lotKey'] }],
+});
+
+/** The stock ledger: one signed movement per document row (and per negative-stock settlement). */
+export const StockMovementEntity = defineEntity({
+  name: 'StockMovement',
+  tableName: 'stock_movement',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    warehouseId: p.uuid(),
+    itemId: p.uuid(),
+    lotKey: p.uuid(),
+    dateOperation: p.date(),
+    /** Creation order (ledger sequence); movements are ordered by dateOperation, then seq. */
+    seq: p.bigint('string'),
+    quantity: p.decimal('string').precision(18).scale(4),
+    value: p.decimal('string').precision(18).scale(2),
+    documentType: p.string().length(30),
+    documentId: p.uuid(),
+  },
+  indexes: [{ properties: ['companyId', 'warehouseId', 'itemId', 'lotKey', 'dateOperation', 'seq'] }],
+});
+
+/** FIFO valuation layer: what one receipt row left in stock and what of it remains. */
+export const ValuationLayerEntity = defineEntity({
+  name: 'ValuationLayer',
+  tableName: 'valuation_layer',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    warehouseId: p.uuid(),
+    itemId: p.uuid(),
+    lotKey: p.uuid(),
+    dateOperation: p.date(),
+    seq: p.bigint('string'),
+    quantity: p.decimal('string').precision(18).scale(4),
+    unitCost: p.decimal('string').precision(18).scale(4),
+    amount: p.decimal('string').precision(18).scale(2),
+    remainingQuantity: p.decimal('string').precision(18).scale(4),
+    remainingValue: p.decimal('string').precision(18).scale(2),
+  },
+  indexes: [
+    {
+      // Only layers with stock left are ever scanned by a current-date issue (work ∝ layers consumed).
+      name: 'valuation_layer_open_index',
+      expression:
+        'create index "valuation_layer_open_index" on "warehouse"."valuation_layer" ("company_id", "warehouse_id", "item_id", "lot_key", "date_operation", "seq") where "remaining_quantity" > 0',
+    },
+    { properties: ['companyId', 'warehouseId', 'itemId', 'lotKey', 'dateOperation'] },
+  ],
+});
+
+/** What an issue took from a layer, dated: the history that back-dated valuation reads. */
+export const LayerConsumptionEntity = defineEntity({
+  name: 'LayerConsumption',
+  tableName: 'layer_consumption',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    layerId: p.uuid(),
+    documentId: p.uuid(),
+    dateOperation: p.date(),
+    quantity: p.decimal('string').precision(18).scale(4),
+    value: p.decimal('string').precision(18).scale(2),
+  },
+  indexes: [{ properties: ['layerId', 'dateOperation'] }],
+});
+
+/** Accounting entries of warehouse documents (DESIGN §5 "Accounted warehouse"). */
+export const AccountingEntryEntity = defineEntity({
+  name: 'AccountingEntry',
+  tableName: 'accounting_entry',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    documentId: p.uuid().index(),
+    lineNo: p.integer(),
+    debitAccount: p.string().length(20),
+    creditAccount: p.string().length(20),
+    amount: p.decimal('string').precision(18).scale(2),
+    description: p.string(),
+  },
+});
+
+/** Transactional outbox (DESIGN §1): events written with the change, published by the relay. */
+export const OutboxEntity = defineEntity({
+  name: 'OutboxEvent',
+  tableName: 'outbox',
+  schema: SCHEMA,
+  properties: {
+    id: p.uuid().primary(),
+    companyId: p.uuid(),
+    subject: p.string(),
+    payload: p.json(),
+    createdAt: p.datetime(),
+    publishedAt: p.datetime().nullable(),
+  },
+  indexes: [
+    {
+      name: 'outbox_unpublished_index',
+      expression:
+        'create index "outbox_unpublished_index" on "warehouse"."outbox" ("created_at") where "published_at" is null',
+    },
+  ],
+});
+
+export const entities = [
+  WarehouseEntity,
+  UnitEntity,
+  ItemEntity,
+  LotNumberEntity,
+  OrdnerEntity,
+  OrdnerCounterEntity,
+  ReceiptCardEntity,
+  ReceiptCardRowEntity,
+  IssueCardEntity,
+  IssueCardRowEntity,
+  StockBalanceEntity,
+  StockMovementEntity,
+  ValuationLayerEntity,
+  LayerConsumptionEntity,
+  AccountingEntryEntity,
+  OutboxEntity,
+];

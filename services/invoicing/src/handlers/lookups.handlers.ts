@@ -1,0 +1,50 @@
+/**
+ * Lookups other services ask invoicing for: the accounting period of a document (DESIGN §5 "Period")
+ * and sales invoices as copy sources for issue cards.
+ */
+import { getSalesInvoiceCopySource, resolvePeriod } from '@bm/contracts';
+import { ErrorCode, notFound, unprocessable } from '@bm/errors';
+import { serve } from '@bm/messaging';
+import { type Ctx, pick, type ServiceKit } from '@bm/service-kit';
+import { PeriodEntity } from '../persistence/entities.js';
+
+type X = { em: Ctx['em'] };
+
+export function registerLookups(kit: ServiceKit): void {
+  /** `periodId` if given, else the period containing `date`; 422 PeriodNotFound / PeriodClosed. */
+  serve<typeof resolvePeriod, X>(
+    kit.service,
+    resolvePeriod,
+    async ({ periodId, date }, ctx) => {
+      const p = periodId
+        ? await ctx.em.findOne(PeriodEntity, { id: periodId })
+        : await ctx.em.findOne(PeriodEntity, { dateFrom: { $lte: date }, dateTo: { $gte: date } });
+      if (!p) {
+        throw unprocessable(
+          ErrorCode.PeriodNotFound,
+          periodId ? 'the period does not exist' : `no accounting period contains ${date}`,
+          {
+            errors: [{ path: periodId ? 'periodId' : 'dateAccounting', message: 'no such period' }],
+          },
+        );
+      }
+      if (p.closed) {
+        throw unprocessable(ErrorCode.PeriodClosed, `period ${p.code} is closed`, {
+          errors: [{ path: periodId ? 'periodId' : 'dateAccounting', message: `period ${p.code} is closed` }],
+        });
+      }
+      return pick(p, ['id', 'code', 'dateFrom', 'dateTo', 'closed']);
+    },
+    kit.serveOpts,
+  );
+
+  // Sales invoices arrive with issue #5; until then no id is a sales invoice.
+  serve<typeof getSalesInvoiceCopySource, X>(
+    kit.service,
+    getSalesInvoiceCopySource,
+    async () => {
+      throw notFound('Sales invoice');
+    },
+    kit.serveOpts,
+  );
+}

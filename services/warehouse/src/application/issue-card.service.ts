@@ -1,0 +1,583 @@
+/**
+ * Issue cards (INTERFACE §2.1, §2.2, §4.1; DESIGN §5): create, get, and copy from another record.
+ *
+ * One pipeline serves create and the copy preview: resolve references, lock (create only) and read the
+ * stock state of every (item, lot) as of `dateOperation`, value the rows by the warehouse's method,
+ * refuse with 422 OperationCanceledException when stock would go negative and that is not allowed, then
+ * (create only) take the record number and store card, rows, ledger movements, layer changes, balances,
+ * accounting entries and the `stock-issued` event in one transaction.
+ */
+import {
+  type AccountingEntry,
+  EventSubjects,
+  getSalesInvoiceCopySource,
+  type IssueCard,
+  type IssueCardInput,
+  type IssueCardRow,
+  type SourceType,
+  type StockIssuedEvent,
+} from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound } from '@bm/errors';
+import { request, todayIn } from '@bm/messaging';
+import { type Dec, dec, fmt, sum } from '@bm/money';
+import type { Ctx, EntityManager, ServiceKit } from '@bm/service-kit';
+import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
+import { consumeFifo } from '../domain/fifo.js';
+import {
+  type KeyState,
+  type Shortfall,
+  stockKey,
+  type ValuationMethod,
+  valueIssue,
+} from '../domain/valuation.js';
+import {
+  AccountingEntryEntity,
+  IssueCardEntity,
+  IssueCardRowEntity,
+  ItemEntity,
+  LayerConsumptionEntity,
+  OutboxEntity,
+  ReceiptCardEntity,
+  ReceiptCardRowEntity,
+  StockMovementEntity,
+} from '../persistence/entities.js';
+import {
+  type BalanceRow,
+  type LayerRow,
+  lockBalances,
+  lotKeyOf,
+  nextSeqs,
+  openLayers,
+  readBalances,
+  stateAsOf,
+  takeRecordNumber,
+} from '../persistence/stock-ledger.repository.js';
+import {
+  checkPartner,
+  defaultOrdner,
+  findPeriod,
+  findReportId,
+  type ItemRow,
+  requireCostPrices,
+  resolveOrdner,
+  resolveRows,
+  resolveWarehouse,
+} from './references.js';
+
+type CardRow = InstanceType<typeof IssueCardEntity.class>;
+type CardRowRow = InstanceType<typeof IssueCardRowEntity.class>;
+type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
+
+export interface WarehouseDeps {
+  kit: ServiceKit;
+  /** Wakes the outbox relay after a commit. */
+  kickOutbox: () => void;
+}
+
+/** 422 OperationCanceledException with `shortfalls` (INTERFACE §7, DESIGN §2). */
+export function operationCanceled(shortfalls: Shortfall[], items: Map<string, ItemRow>): AppError {
+  const detail = shortfalls
+    .map(
+      (s) =>
+        `item ${items.get(s.itemId)?.code ?? s.itemId}: requested ${s.requested}, available ${s.available} (short on ${s.date})`,
+    )
+    .join('; ');
+  return new AppError(
+    ErrorKind.unprocessable,
+    ErrorCode.OperationCanceledException,
+    `not enough stock: ${detail}`,
+    {
+      extensions: { shortfalls },
+    },
+  );
+}
+
+const entryDto = (e: EntryRow): AccountingEntry => ({
+  debitAccount: e.debitAccount,
+  creditAccount: e.creditAccount,
+  amount: e.amount,
+  description: e.description,
+});
+
+/** The reply shape of a stored card. */
+export function cardDto(card: CardRow, rows: CardRowRow[], entries: EntryRow[]): IssueCard {
+  return {
+    id: card.id,
+    ordnerId: card.ordnerId,
+    warehouseId: card.warehouseId,
+    partnerId: card.partnerId,
+    recordNumber: card.recordNumber,
+    tags: card.tags ?? [],
+    partnerAddress: card.partnerAddress ?? null,
+    dateCreated: card.dateCreated,
+    dateAccounting: card.dateAccounting,
+    dateOperation: card.dateOperation,
+    periodId: card.periodId ?? null,
+    itemsComment: card.itemsComment ?? null,
+    reportId: card.reportId ?? null,
+    rows: rows
+      .sort((a, b) => a.rowNo - b.rowNo)
+      .map((r) => ({
+        id: r.id,
+        itemId: r.itemId,
+        code: r.code ?? null,
+        name: r.name ?? null,
+        unitId: r.unitId ?? null,
+        lotNumberID: r.lotNumberId ?? null,
+        quantity: r.quantity,
+        sellPrice: r.sellPrice,
+        costPrice: r.costPrice,
+        amount: r.amount,
+      })),
+    totalCost: card.totalCost,
+    sourceId: card.sourceId ?? null,
+    sourceType: (card.sourceType as SourceType | null) ?? null,
+    accountingEntries: entries.sort((a, b) => a.lineNo - b.lineNo).map(entryDto),
+  };
+}
+
+/** `GET /1.6/warehouses/issue-cards/{id}`: 404 NotFound for an unknown or another company's id. */
+export async function getIssueCard(em: EntityManager, id: string): Promise<IssueCard> {
+  const card = await em.findOne(IssueCardEntity, { id });
+  if (!card) throw notFound('Issue card');
+  const [rows, entries] = await Promise.all([
+    em.find(IssueCardRowEntity, { issueCardId: id }),
+    em.find(AccountingEntryEntity, { documentId: id }),
+  ]);
+  return cardDto(card, rows, entries);
+}
+
+/**
+ * Creates (`store: true`) or previews (`store: false`) an issue card. The preview has no ids, no record
+ * number, and stores nothing. Errors: see {@link createIssueCard} in the contracts.
+ */
+export async function issueCard(
+  deps: WarehouseDeps,
+  ctx: Ctx,
+  input: IssueCardInput,
+  opts: { store: boolean; sourceType?: SourceType | null },
+): Promise<IssueCard> {
+  const { kit } = deps;
+  const em = ctx.em;
+  const dateCreated = input.dateCreated ?? todayIn(ctx.timeZone);
+  const dateOperation = input.dateOperation ?? dateCreated;
+  const dateAccounting = input.dateAccounting ?? dateOperation;
+  const ordner = await resolveOrdner(em, input.ordnerId, input.ordnerCode, 'IssueCard');
+  const warehouse = await resolveWarehouse(em, input.warehouseId, input.warehouseCode);
+  const resolved = await resolveRows(em, input.rows);
+  const method = warehouse.valuationMethod as ValuationMethod;
+  if (method === 'Custom') requireCostPrices(input.rows);
+  const [, period, reportId, sourceType] = await Promise.all([
+    checkPartner(kit, ctx, input.partnerId),
+    findPeriod(kit, ctx, input.periodId, dateAccounting),
+    findReportId(kit, ctx, input.reportId, input.reportCode, ordner),
+    opts.sourceType !== undefined
+      ? opts.sourceType
+      : input.sourceId
+        ? findSourceType(deps, ctx, input.sourceId)
+        : null,
+  ]);
+  const lines = input.rows.map((r, i) => ({
+    itemId: resolved[i].item.id,
+    lotNumberID: resolved[i].lotNumberID,
+    quantity: dec(r.quantity ?? '1'),
+    costPrice: method === 'Custom' ? dec(r.costPrice!) : undefined,
+  }));
+  const needed = new Map<string, Dec>();
+  for (const l of lines)
+    needed.set(
+      stockKey(l.itemId, l.lotNumberID),
+      (needed.get(stockKey(l.itemId, l.lotNumberID)) ?? dec(0)).plus(l.quantity),
+    );
+  const items = new Map(resolved.map((r) => [r.item.id, r.item]));
+
+  const run = async (tx: EntityManager): Promise<IssueCard> => {
+    const keys = [
+      ...new Map(
+        lines.map((l) => [
+          stockKey(l.itemId, l.lotNumberID),
+          { itemId: l.itemId, lotNumberID: l.lotNumberID },
+        ]),
+      ).values(),
+    ];
+    const balances: Map<string, BalanceRow | undefined> = opts.store
+      ? await lockBalances(tx, ctx.companyId!, warehouse.id, keys)
+      : await readBalances(tx, warehouse.id, keys);
+    const states = new Map<string, KeyState>();
+    const loaded = new Map<string, { current: boolean; layerRows: LayerRow[]; balance?: BalanceRow }>();
+    for (const k of keys) {
+      const bk = `${k.itemId}|${lotKeyOf(k.lotNumberID)}`;
+      const balance = balances.get(bk);
+      const s = await stateAsOf(
+        tx,
+        warehouse.id,
+        k,
+        balance,
+        dateOperation,
+        needed.get(stockKey(k.itemId, k.lotNumberID))!,
+        method === 'FIFO',
+      );
+      states.set(stockKey(k.itemId, k.lotNumberID), s.state);
+      loaded.set(stockKey(k.itemId, k.lotNumberID), { current: s.current, layerRows: s.layerRows, balance });
+    }
+    const result = valueIssue(method, warehouse.allowNegativeStock, dateOperation, lines, states);
+    if (!result.ok) throw operationCanceled(result.shortfalls, items);
+
+    const rows: IssueCardRow[] = result.rows.map((v) => {
+      const src = input.rows[v.line];
+      const item = resolved[v.line].item;
+      return {
+        itemId: item.id,
+        code: src.code ?? item.code,
+        name: src.name ?? item.name,
+        unitId: resolved[v.line].unitId,
+        lotNumberID: resolved[v.line].lotNumberID,
+        quantity: fmt(v.quantity),
+        sellPrice: src.sellPrice ?? item.sellPrice,
+        costPrice: fmt(v.costPrice),
+        amount: fmt(v.amount),
+      };
+    });
+    const totalCost = sum(result.rows.map((r) => r.amount));
+    const entries = (recordNumber: string | null): AccountingEntry[] =>
+      warehouse.accounted && !totalCost.isZero()
+        ? [
+            {
+              debitAccount: warehouse.expenseAccount,
+              creditAccount: warehouse.stockAccount,
+              amount: fmt(totalCost),
+              description: recordNumber ? `Issue card ${recordNumber}` : 'Issue card',
+            },
+          ]
+        : [];
+    const header = {
+      ordnerId: ordner.id,
+      warehouseId: warehouse.id,
+      partnerId: input.partnerId,
+      tags: input.tags ?? [],
+      partnerAddress: input.partnerAddress ?? null,
+      dateCreated,
+      dateAccounting,
+      dateOperation,
+      periodId: period.id,
+      itemsComment: input.itemsComment ?? null,
+      reportId,
+      sourceId: input.sourceId ?? null,
+      sourceType: sourceType ?? null,
+    };
+    if (!opts.store)
+      return {
+        ...header,
+        recordNumber: null,
+        rows,
+        totalCost: fmt(totalCost),
+        accountingEntries: entries(null),
+      };
+
+    const companyId = ctx.companyId!;
+    const year = Number(dateOperation.slice(0, 4));
+    const taken = async (n: string) => (await tx.count(IssueCardEntity, { recordNumber: n })) > 0;
+    let recordNumber = input.recordNumber?.trim();
+    if (recordNumber) {
+      if (await taken(recordNumber)) {
+        throw new AppError(
+          ErrorKind.conflict,
+          ErrorCode.DuplicateRecordNumber,
+          `record number ${recordNumber} is already used`,
+          {
+            errors: [{ path: 'recordNumber', message: 'already used' }],
+          },
+        );
+      }
+    } else recordNumber = await takeRecordNumber(tx, companyId, ordner, year, taken);
+
+    const cardId = crypto.randomUUID();
+    const now = new Date();
+    const card = tx.create(IssueCardEntity, {
+      id: cardId,
+      companyId,
+      ...header,
+      recordNumber,
+      totalCost: fmt(totalCost),
+      createdAt: now,
+    });
+    const seqs = await nextSeqs(tx, rows.length);
+    const rowEntities = rows.map((r, i) =>
+      tx.create(IssueCardRowEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        issueCardId: cardId,
+        rowNo: i + 1,
+        itemId: r.itemId,
+        code: r.code,
+        name: r.name,
+        unitId: r.unitId,
+        lotNumberId: r.lotNumberID,
+        quantity: r.quantity,
+        sellPrice: r.sellPrice,
+        costPrice: r.costPrice,
+        amount: r.amount,
+      }),
+    );
+    result.rows.forEach((v, i) => {
+      tx.create(StockMovementEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        warehouseId: warehouse.id,
+        itemId: rows[i].itemId,
+        lotKey: lotKeyOf(rows[i].lotNumberID),
+        dateOperation,
+        seq: seqs[i],
+        quantity: fmt(v.quantity.neg()),
+        value: fmt(v.amount.neg()),
+        documentType: 'IssueCard',
+        documentId: cardId,
+      });
+      for (const t of v.takes) {
+        tx.create(LayerConsumptionEntity, {
+          id: crypto.randomUUID(),
+          companyId,
+          layerId: t.layerId,
+          documentId: cardId,
+          dateOperation,
+          quantity: fmt(t.quantity),
+          value: fmt(t.value),
+        });
+      }
+    });
+    for (const [k, consumed] of result.consumed) {
+      const l = loaded.get(k)!;
+      const balance = l.balance!;
+      if (method === 'FIFO') {
+        const taken = sum(
+          result.rows
+            .filter((r) => lineKey(lines, r.line) === k)
+            .flatMap((r) => r.takes.map((t) => t.quantity)),
+        );
+        if (l.current) {
+          // The valued layers are the current ones: write their new remaining stock back.
+          const state = states.get(k)!;
+          for (const row of l.layerRows) {
+            const layer = state.layers.find((x) => x.id === row.id)!;
+            row.remainingQuantity = fmt(layer.remainingQuantity);
+            row.remainingValue = fmt(layer.remainingValue);
+          }
+        } else if (taken.gt(0)) {
+          // Back-dated: the issue was valued on the layers as they stood on its date; today's open layers
+          // lose the same quantity, oldest first. Later issues keep their cost until they are reposted.
+          const { itemId, lotNumberID } = states.get(k)!;
+          const current = await openLayers(tx, warehouse.id, { itemId, lotNumberID }, taken);
+          const { takes } = consumeFifo(
+            current.map((c) => ({
+              id: c.id,
+              unitCost: dec(c.unitCost),
+              remainingQuantity: dec(c.remainingQuantity),
+              remainingValue: dec(c.remainingValue),
+            })),
+            taken,
+          );
+          for (const t of takes) {
+            const row = current.find((c) => c.id === t.layerId)!;
+            row.remainingQuantity = fmt(dec(row.remainingQuantity).minus(t.quantity));
+            row.remainingValue = fmt(dec(row.remainingValue).minus(t.value));
+          }
+        }
+      }
+      balance.quantity = fmt(dec(balance.quantity).minus(consumed.quantity));
+      balance.value = fmt(dec(balance.value).minus(consumed.value));
+      if (!balance.lastDate || dateOperation > balance.lastDate) balance.lastDate = dateOperation;
+    }
+    const entryEntities = entries(recordNumber).map((e, i) =>
+      tx.create(AccountingEntryEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        documentId: cardId,
+        lineNo: i + 1,
+        ...e,
+      }),
+    );
+    const event: StockIssuedEvent = {
+      eventId: crypto.randomUUID(),
+      companyId,
+      issueCardId: cardId,
+      recordNumber,
+      warehouseId: warehouse.id,
+      dateOperation,
+      sourceId: header.sourceId,
+      sourceType: header.sourceType,
+      rows: rows.map((r) => ({
+        itemId: r.itemId,
+        lotNumberID: r.lotNumberID,
+        quantity: r.quantity,
+        costPrice: r.costPrice,
+      })),
+    };
+    tx.create(OutboxEntity, {
+      id: event.eventId,
+      companyId,
+      subject: EventSubjects.stockIssued,
+      payload: event,
+      createdAt: now,
+      publishedAt: null,
+    });
+    await tx.flush();
+    return cardDto(card, rowEntities, entryEntities);
+  };
+
+  if (!opts.store) return run(em);
+  const card = await em.transactional(run);
+  deps.kickOutbox();
+  return card;
+}
+
+const lineKey = (lines: { itemId: string; lotNumberID: string | null }[], line: number) =>
+  stockKey(lines[line].itemId, lines[line].lotNumberID);
+
+/** What kind of record `sourceId` is: a local issue or receipt card, else a sales invoice. 422 when none. */
+async function findSourceType(deps: WarehouseDeps, ctx: Ctx, sourceId: string): Promise<SourceType> {
+  return (await loadSource(deps, ctx, sourceId)).sourceType;
+}
+
+interface CopySource {
+  sourceType: SourceType;
+  ordnerId: string | null;
+  warehouseId: string | null;
+  partnerId: string | null;
+  partnerAddress: string | null;
+  itemsComment: string | null;
+  rows: SourceRow[];
+}
+
+/** Loads a copy source (INTERFACE §4.1 copy: an issue card, a receipt card or a sales invoice). */
+async function loadSource(deps: WarehouseDeps, ctx: Ctx, sourceId: string): Promise<CopySource> {
+  const em = ctx.em;
+  const card = await em.findOne(IssueCardEntity, { id: sourceId });
+  if (card) {
+    const rows = await em.find(IssueCardRowEntity, { issueCardId: card.id }, { orderBy: { rowNo: 'asc' } });
+    return {
+      sourceType: 'IssueCard',
+      ordnerId: card.ordnerId,
+      warehouseId: card.warehouseId,
+      partnerId: card.partnerId,
+      partnerAddress: card.partnerAddress ?? null,
+      itemsComment: card.itemsComment ?? null,
+      rows: rows.map((r) => ({
+        itemId: r.itemId,
+        lotNumberID: r.lotNumberId ?? null,
+        costPrice: r.costPrice,
+        quantity: r.quantity,
+        code: r.code ?? null,
+        name: r.name ?? null,
+        unitId: r.unitId ?? null,
+        sellPrice: r.sellPrice,
+      })),
+    };
+  }
+  const receipt = await em.findOne(ReceiptCardEntity, { id: sourceId });
+  if (receipt) {
+    const rows = await em.find(
+      ReceiptCardRowEntity,
+      { receiptCardId: receipt.id },
+      { orderBy: { rowNo: 'asc' } },
+    );
+    return {
+      sourceType: 'ReceiptCard',
+      ordnerId: null,
+      warehouseId: receipt.warehouseId,
+      partnerId: receipt.partnerId ?? null,
+      partnerAddress: null,
+      itemsComment: null,
+      rows: rows.map((r) => ({
+        itemId: r.itemId,
+        lotNumberID: r.lotNumberId ?? null,
+        costPrice: r.costPrice,
+        quantity: r.quantity,
+        code: null,
+        name: null,
+        unitId: null,
+        sellPrice: null,
+      })),
+    };
+  }
+  const invoice = await request(deps.kit.nc, getSalesInvoiceCopySource, { id: sourceId }, ctx).catch((e) => {
+    if (e instanceof AppError && e.code === ErrorCode.NotFound)
+      throw referenceNotFound('sourceId', 'issue card, receipt card or sales invoice');
+    throw e;
+  });
+  // Service items and free-text rows do not move stock (DESIGN §5 "Copy").
+  const itemIds = invoice.rows.map((r) => r.itemId).filter((x): x is string => !!x);
+  const stockItems = new Set(
+    (itemIds.length ? await em.find(ItemEntity, { id: { $in: itemIds }, kind: 'stock' }) : []).map(
+      (i) => i.id,
+    ),
+  );
+  return {
+    sourceType: 'SalesInvoice',
+    ordnerId: null,
+    warehouseId: invoice.warehouseId,
+    partnerId: invoice.partnerId,
+    partnerAddress: invoice.partnerAddress,
+    itemsComment: null,
+    rows: invoice.rows
+      .filter((r) => r.itemId && stockItems.has(r.itemId))
+      .map((r) => ({
+        itemId: r.itemId!,
+        lotNumberID: null,
+        costPrice: null,
+        quantity: r.quantity,
+        code: r.code,
+        name: r.name,
+        unitId: r.unitId,
+        sellPrice: r.price,
+      })),
+  };
+}
+
+/**
+ * Copy into an issue card (INTERFACE §4.1): rows merged by (itemId, lotNumberID, costPrice), then issued
+ * by the warehouse's current valuation as of `dateOperation` (default today). `store: false` previews.
+ */
+export async function copyIssueCard(
+  deps: WarehouseDeps,
+  ctx: Ctx,
+  sourceId: string,
+  dateOperation: string | undefined,
+  store: boolean,
+): Promise<IssueCard> {
+  const src = await loadSource(deps, ctx, sourceId);
+  if (!src.rows.length) {
+    throw new AppError(
+      ErrorKind.unprocessable,
+      ErrorCode.ReferenceNotFound,
+      'the source has no stock items to issue',
+      {
+        errors: [{ path: 'sourceId', message: 'no stock item rows' }],
+      },
+    );
+  }
+  if (!src.warehouseId) throw referenceNotFound('sourceId', 'warehouse of the source');
+  if (!src.partnerId) throw referenceNotFound('sourceId', 'partner of the source');
+  const ordnerId = src.ordnerId ?? (await defaultOrdner(ctx.em, 'IssueCard')).id;
+  const date = dateOperation ?? todayIn(ctx.timeZone);
+  const input: IssueCardInput = {
+    ordnerId,
+    warehouseId: src.warehouseId,
+    partnerId: src.partnerId,
+    partnerAddress: src.partnerAddress,
+    itemsComment: src.itemsComment,
+    dateCreated: date,
+    dateOperation: date,
+    sourceId,
+    rows: mergeSourceRows(src.rows).map((r) => ({
+      itemId: r.itemId,
+      lotNumberID: r.lotNumberID,
+      quantity: fmt(r.quantity),
+      code: r.code,
+      name: r.name,
+      unitId: r.unitId,
+      ...(r.sellPrice !== null ? { sellPrice: r.sellPrice } : {}),
+      ...(r.costPrice !== null ? { costPrice: r.costPrice } : {}),
+    })),
+  };
+  return issueCard(deps, ctx, input, { store, sourceType: src.sourceType });
+}

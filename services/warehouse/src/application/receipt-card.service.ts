@@ -1,0 +1,252 @@
+/**
+ * Receipt cards (DESIGN §4 "Stock intake", §5): stock enters at `costPrice`. A receipt into a negative
+ * balance first settles the missing pieces at its cost (their value leaves the stock at once: debit
+ * expense / credit stock on an accounted warehouse); the rest forms a FIFO layer and joins the average.
+ */
+import {
+  type AccountingEntry,
+  EventSubjects,
+  type ReceiptCard,
+  type ReceiptCardInput,
+  type StockReceivedEvent,
+} from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
+import { dec, fmt, sum } from '@bm/money';
+import type { Ctx, EntityManager } from '@bm/service-kit';
+import { splitReceipt } from '../domain/receipt.js';
+import {
+  AccountingEntryEntity,
+  OutboxEntity,
+  ReceiptCardEntity,
+  ReceiptCardRowEntity,
+  StockMovementEntity,
+  ValuationLayerEntity,
+} from '../persistence/entities.js';
+import {
+  lockBalances,
+  lotKeyOf,
+  nextSeqs,
+  takeRecordNumber,
+} from '../persistence/stock-ledger.repository.js';
+import type { WarehouseDeps } from './issue-card.service.js';
+import { checkPartner, findPeriod, resolveOrdner, resolveRows, resolveWarehouse } from './references.js';
+
+/** Account credited by a receipt: 131 goods in acquisition (Slovak chart of accounts). */
+export const RECEIPT_CREDIT_ACCOUNT = '131';
+
+type ReceiptRow = InstanceType<typeof ReceiptCardEntity.class>;
+type ReceiptRowRow = InstanceType<typeof ReceiptCardRowEntity.class>;
+type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
+
+function receiptDto(card: ReceiptRow, rows: ReceiptRowRow[], entries: EntryRow[]): ReceiptCard {
+  return {
+    id: card.id,
+    ordnerId: card.ordnerId,
+    warehouseId: card.warehouseId,
+    partnerId: card.partnerId ?? null,
+    recordNumber: card.recordNumber,
+    dateOperation: card.dateOperation,
+    dateAccounting: card.dateAccounting,
+    periodId: card.periodId ?? null,
+    rows: rows
+      .sort((a, b) => a.rowNo - b.rowNo)
+      .map((r) => ({
+        id: r.id,
+        itemId: r.itemId,
+        lotNumberID: r.lotNumberId ?? null,
+        quantity: r.quantity,
+        costPrice: r.costPrice,
+        amount: r.amount,
+      })),
+    totalCost: card.totalCost,
+    accountingEntries: entries
+      .sort((a, b) => a.lineNo - b.lineNo)
+      .map((e) => ({
+        debitAccount: e.debitAccount,
+        creditAccount: e.creditAccount,
+        amount: e.amount,
+        description: e.description,
+      })),
+  };
+}
+
+/** `GET /1.6/warehouses/receipt-cards/{id}`. */
+export async function getReceiptCard(em: EntityManager, id: string): Promise<ReceiptCard> {
+  const card = await em.findOne(ReceiptCardEntity, { id });
+  if (!card) throw notFound('Receipt card');
+  const [rows, entries] = await Promise.all([
+    em.find(ReceiptCardRowEntity, { receiptCardId: id }),
+    em.find(AccountingEntryEntity, { documentId: id }),
+  ]);
+  return receiptDto(card, rows, entries);
+}
+
+/** `POST /1.6/warehouses/receipt-cards`. Errors: 400, 409 DuplicateRecordNumber, 422 ReferenceNotFound, LotNumberRequired, PeriodNotFound, PeriodClosed. */
+export async function createReceiptCard(
+  deps: WarehouseDeps,
+  ctx: Ctx,
+  input: ReceiptCardInput,
+): Promise<ReceiptCard> {
+  const { kit } = deps;
+  const em = ctx.em;
+  const companyId = ctx.companyId!;
+  const dateOperation = input.dateOperation ?? todayIn(ctx.timeZone);
+  const dateAccounting = input.dateAccounting ?? dateOperation;
+  const ordner = await resolveOrdner(em, input.ordnerId, input.ordnerCode, 'ReceiptCard');
+  const warehouse = await resolveWarehouse(em, input.warehouseId, input.warehouseCode);
+  const resolved = await resolveRows(em, input.rows);
+  const [, period] = await Promise.all([
+    input.partnerId ? checkPartner(kit, ctx, input.partnerId) : undefined,
+    findPeriod(kit, ctx, input.periodId, dateAccounting),
+  ]);
+
+  const card = await em.transactional(async (tx) => {
+    const keys = resolved.map((r) => ({ itemId: r.item.id, lotNumberID: r.lotNumberID }));
+    const balances = await lockBalances(tx, companyId, warehouse.id, keys);
+    const taken = async (n: string) => (await tx.count(ReceiptCardEntity, { recordNumber: n })) > 0;
+    let recordNumber = input.recordNumber?.trim();
+    if (recordNumber) {
+      if (await taken(recordNumber)) {
+        throw new AppError(
+          ErrorKind.conflict,
+          ErrorCode.DuplicateRecordNumber,
+          `record number ${recordNumber} is already used`,
+          {
+            errors: [{ path: 'recordNumber', message: 'already used' }],
+          },
+        );
+      }
+    } else
+      recordNumber = await takeRecordNumber(tx, companyId, ordner, Number(dateOperation.slice(0, 4)), taken);
+    const cardId = crypto.randomUUID();
+    const seqs = await nextSeqs(tx, input.rows.length * 2);
+    const now = new Date();
+    let settled = dec(0);
+    const rowEntities = input.rows.map((r, i) => {
+      const { item, lotNumberID } = resolved[i];
+      const balance = balances.get(`${item.id}|${lotKeyOf(lotNumberID)}`)!;
+      const split = splitReceipt(dec(balance.quantity), dec(r.quantity), dec(r.costPrice));
+      const at = {
+        companyId,
+        warehouseId: warehouse.id,
+        itemId: item.id,
+        lotKey: lotKeyOf(lotNumberID),
+        dateOperation,
+      };
+      tx.create(StockMovementEntity, {
+        id: crypto.randomUUID(),
+        ...at,
+        seq: seqs[2 * i],
+        quantity: r.quantity,
+        value: fmt(split.amount),
+        documentType: 'ReceiptCard',
+        documentId: cardId,
+      });
+      if (split.settledQuantity.gt(0)) {
+        settled = settled.plus(split.settlementValue);
+        tx.create(StockMovementEntity, {
+          id: crypto.randomUUID(),
+          ...at,
+          seq: seqs[2 * i + 1],
+          quantity: '0',
+          value: fmt(split.settlementValue.neg()),
+          documentType: 'NegativeStockSettlement',
+          documentId: cardId,
+        });
+      }
+      if (split.layerQuantity.gt(0)) {
+        tx.create(ValuationLayerEntity, {
+          id: crypto.randomUUID(),
+          ...at,
+          seq: seqs[2 * i],
+          quantity: fmt(split.layerQuantity),
+          unitCost: r.costPrice,
+          amount: fmt(split.layerValue),
+          remainingQuantity: fmt(split.layerQuantity),
+          remainingValue: fmt(split.layerValue),
+        });
+      }
+      balance.quantity = fmt(dec(balance.quantity).plus(dec(r.quantity)));
+      balance.value = fmt(dec(balance.value).plus(split.layerValue));
+      if (!balance.lastDate || dateOperation > balance.lastDate) balance.lastDate = dateOperation;
+      return tx.create(ReceiptCardRowEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        receiptCardId: cardId,
+        rowNo: i + 1,
+        itemId: item.id,
+        lotNumberId: lotNumberID,
+        quantity: r.quantity,
+        costPrice: r.costPrice,
+        amount: fmt(split.amount),
+      });
+    });
+    const totalCost = sum(rowEntities.map((r) => r.amount));
+    const entries: AccountingEntry[] = [];
+    if (warehouse.accounted && !totalCost.isZero()) {
+      entries.push({
+        debitAccount: warehouse.stockAccount,
+        creditAccount: RECEIPT_CREDIT_ACCOUNT,
+        amount: fmt(totalCost),
+        description: `Receipt card ${recordNumber}`,
+      });
+    }
+    if (warehouse.accounted && settled.gt(0)) {
+      entries.push({
+        debitAccount: warehouse.expenseAccount,
+        creditAccount: warehouse.stockAccount,
+        amount: fmt(settled),
+        description: `Negative stock settlement ${recordNumber}`,
+      });
+    }
+    const entryEntities = entries.map((e, i) =>
+      tx.create(AccountingEntryEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        documentId: cardId,
+        lineNo: i + 1,
+        ...e,
+      }),
+    );
+    const receipt = tx.create(ReceiptCardEntity, {
+      id: cardId,
+      companyId,
+      ordnerId: ordner.id,
+      warehouseId: warehouse.id,
+      partnerId: input.partnerId ?? null,
+      recordNumber,
+      dateOperation,
+      dateAccounting,
+      periodId: period.id,
+      totalCost: fmt(totalCost),
+      createdAt: now,
+    });
+    const event: StockReceivedEvent = {
+      eventId: crypto.randomUUID(),
+      companyId,
+      receiptCardId: cardId,
+      recordNumber,
+      warehouseId: warehouse.id,
+      dateOperation,
+      rows: rowEntities.map((r) => ({
+        itemId: r.itemId,
+        lotNumberID: r.lotNumberId ?? null,
+        quantity: r.quantity,
+        costPrice: r.costPrice,
+      })),
+    };
+    tx.create(OutboxEntity, {
+      id: event.eventId,
+      companyId,
+      subject: EventSubjects.stockReceived,
+      payload: event,
+      createdAt: now,
+      publishedAt: null,
+    });
+    await tx.flush();
+    return receiptDto(receipt, rowEntities, entryEntities);
+  });
+  deps.kickOutbox();
+  return card;
+}

@@ -1,0 +1,193 @@
+/**
+ * Resolution of the ids and codes a warehouse document refers to (INTERFACE §2.1/§2.2 insert-only code
+ * fields; DESIGN §2: an unknown id or code, or another company's, is 422 ReferenceNotFound).
+ * Partners, periods and reports belong to other services and are asked for over NATS.
+ */
+import { type Period, partners, resolvePeriod, resolveReport } from '@bm/contracts';
+import {
+  AppError,
+  ErrorCode,
+  ErrorKind,
+  type FieldError,
+  referenceNotFound,
+  unprocessable,
+  validationFailed,
+} from '@bm/errors';
+import { type RequestContext, request } from '@bm/messaging';
+import type { EntityManager, ServiceKit } from '@bm/service-kit';
+import {
+  ItemEntity,
+  LotNumberEntity,
+  OrdnerEntity,
+  UnitEntity,
+  WarehouseEntity,
+} from '../persistence/entities.js';
+
+export type ItemRow = InstanceType<typeof ItemEntity.class>;
+export type OrdnerRow = InstanceType<typeof OrdnerEntity.class>;
+export type WarehouseRow = InstanceType<typeof WarehouseEntity.class>;
+
+/** NotFound from the owner becomes ReferenceNotFound naming the body field. */
+const asReference = (path: string, what: string) => (e: unknown) => {
+  if (e instanceof AppError && e.code === ErrorCode.NotFound) throw referenceNotFound(path, what);
+  throw e;
+};
+
+/** The ordner by id or code; it must hold `documentType`. */
+export async function resolveOrdner(
+  em: EntityManager,
+  id: string | undefined,
+  code: string | undefined,
+  documentType: string,
+): Promise<OrdnerRow> {
+  const path = id ? 'ordnerId' : 'ordnerCode';
+  const o = await em.findOne(OrdnerEntity, id ? { id } : { code: code! });
+  if (!o) throw referenceNotFound(path, 'ordner');
+  if (o.documentType !== documentType) {
+    throw unprocessable(
+      ErrorCode.ReferenceNotFound,
+      `ordner ${o.code} holds ${o.documentType} documents, not ${documentType}`,
+      {
+        errors: [{ path, message: `not a ${documentType} ordner` }],
+      },
+    );
+  }
+  return o;
+}
+
+/** The company's default ordner of a document type: the one with the lowest code. */
+export async function defaultOrdner(em: EntityManager, documentType: string): Promise<OrdnerRow> {
+  const o = await em.findOne(OrdnerEntity, { documentType }, { orderBy: { code: 'asc' } });
+  if (!o) throw unprocessable(ErrorCode.ReferenceNotFound, `the company has no ${documentType} ordner`);
+  return o;
+}
+
+export async function resolveWarehouse(
+  em: EntityManager,
+  id: string | undefined,
+  code: string | undefined,
+): Promise<WarehouseRow> {
+  const w = await em.findOne(WarehouseEntity, id ? { id } : { code: code! });
+  if (!w) throw referenceNotFound(id ? 'warehouseId' : 'warehouseCode', 'warehouse');
+  return w;
+}
+
+export interface RowRef {
+  itemId?: string;
+  itemCode?: string;
+  unitId?: string | null;
+  unitCode?: string;
+  lotNumberID?: string | null;
+}
+
+export interface ResolvedRow {
+  item: ItemRow;
+  unitId: string | null;
+  lotNumberID: string | null;
+}
+
+/**
+ * Items, units and lots of the rows, in three queries. Errors name the row: 422 ReferenceNotFound,
+ * 422 LotNumberRequired for an item with lot numbers and no `lotNumberID`, 400 for a service item.
+ */
+export async function resolveRows(em: EntityManager, rows: RowRef[]): Promise<ResolvedRow[]> {
+  const ids = [...new Set(rows.map((r) => r.itemId).filter((x): x is string => !!x))];
+  const codes = [...new Set(rows.filter((r) => !r.itemId).map((r) => r.itemCode!))];
+  const items = await em.find(ItemEntity, { $or: [{ id: { $in: ids } }, { code: { $in: codes } }] });
+  const unitIds = [...new Set(rows.map((r) => r.unitId).filter((x): x is string => !!x))];
+  const unitCodes = [...new Set(rows.map((r) => r.unitCode).filter((x): x is string => !!x))];
+  const units =
+    unitIds.length || unitCodes.length
+      ? await em.find(UnitEntity, { $or: [{ id: { $in: unitIds } }, { code: { $in: unitCodes } }] })
+      : [];
+  const lotIds = [...new Set(rows.map((r) => r.lotNumberID).filter((x): x is string => !!x))];
+  const lots = lotIds.length ? await em.find(LotNumberEntity, { id: { $in: lotIds } }) : [];
+  const invalid: FieldError[] = [];
+  const out: ResolvedRow[] = [];
+  for (const [i, r] of rows.entries()) {
+    const item = r.itemId ? items.find((x) => x.id === r.itemId) : items.find((x) => x.code === r.itemCode);
+    if (!item) throw referenceNotFound(`rows.${i}.${r.itemId ? 'itemId' : 'itemCode'}`, 'item');
+    if (item.kind === 'service')
+      invalid.push({
+        path: `rows.${i}.itemId`,
+        message: `item ${item.code} is a service and is not kept in stock`,
+      });
+    let unitId = item.unitId ?? null;
+    if (r.unitId) {
+      if (!units.some((u) => u.id === r.unitId)) throw referenceNotFound(`rows.${i}.unitId`, 'unit');
+      unitId = r.unitId;
+    } else if (r.unitCode) {
+      const u = units.find((x) => x.code === r.unitCode);
+      if (!u) throw referenceNotFound(`rows.${i}.unitCode`, 'unit');
+      unitId = u.id;
+    }
+    if (r.lotNumberID) {
+      const lot = lots.find((l) => l.id === r.lotNumberID);
+      if (!lot || lot.itemId !== item.id)
+        throw referenceNotFound(`rows.${i}.lotNumberID`, `lot number of item ${item.code}`);
+    } else if (item.hasLotNumbers) {
+      throw unprocessable(
+        ErrorCode.LotNumberRequired,
+        `item ${item.code} has lot numbers: lotNumberID is required`,
+        {
+          errors: [{ path: `rows.${i}.lotNumberID`, message: 'required for an item with lot numbers' }],
+        },
+      );
+    }
+    out.push({ item, unitId, lotNumberID: r.lotNumberID ?? null });
+  }
+  if (invalid.length) throw validationFailed(invalid);
+  return out;
+}
+
+/** Checks that the partner exists (422 ReferenceNotFound otherwise). */
+export async function checkPartner(kit: ServiceKit, ctx: RequestContext, partnerId: string): Promise<void> {
+  await request(kit.nc, partners.get, { id: partnerId }, ctx).catch(asReference('partnerId', 'partner'));
+}
+
+/** The accounting period (422 PeriodNotFound / PeriodClosed from invoicing). */
+export function findPeriod(
+  kit: ServiceKit,
+  ctx: RequestContext,
+  periodId: string | null | undefined,
+  date: string,
+): Promise<Period> {
+  return request(kit.nc, resolvePeriod, { periodId: periodId ?? null, date }, ctx);
+}
+
+/** The report by id or code, else the ordner's default report. */
+export async function findReportId(
+  kit: ServiceKit,
+  ctx: RequestContext,
+  reportId: string | null | undefined,
+  reportCode: string | undefined,
+  ordner: OrdnerRow,
+): Promise<string | null> {
+  if (!reportId && !reportCode) return ordner.reportId ?? null;
+  const r = await request(
+    kit.nc,
+    resolveReport,
+    { id: reportId ?? null, code: reportCode ?? null },
+    ctx,
+  ).catch(asReference(reportId ? 'reportId' : 'reportCode', 'report'));
+  return r.id;
+}
+
+/** 422 CostPriceRequired for Custom valuation rows without a cost price. */
+export function requireCostPrices(rows: { costPrice?: string }[]): void {
+  const missing = rows.flatMap((r, i) =>
+    r.costPrice === undefined
+      ? [{ path: `rows.${i}.costPrice`, message: 'required under Custom valuation' }]
+      : [],
+  );
+  if (missing.length) {
+    throw new AppError(
+      ErrorKind.unprocessable,
+      ErrorCode.CostPriceRequired,
+      'the warehouse uses Custom valuation: every row needs a costPrice',
+      {
+        errors: missing,
+      },
+    );
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Warehouse document endpoints (INTERFACE §4.1; DESIGN §4 "Stock intake"): transport only, each
+ * decodes the contract's request and calls its use case.
+ */
+import {
+  copyIssueCard,
+  createIssueCard,
+  createReceiptCard,
+  getIssueCard,
+  getReceiptCard,
+  getStock,
+} from '@bm/contracts';
+import { serve } from '@bm/messaging';
+import type { Ctx } from '@bm/service-kit';
+import type { WarehouseDeps } from '../application/issue-card.service.js';
+import * as issueCards from '../application/issue-card.service.js';
+import * as receiptCards from '../application/receipt-card.service.js';
+import { stockReport } from '../application/stock.service.js';
+
+type X = { em: Ctx['em'] };
+
+export function registerDocuments(deps: WarehouseDeps): void {
+  const { kit } = deps;
+  serve<typeof createIssueCard, X>(
+    kit.service,
+    createIssueCard,
+    (input, ctx) => issueCards.issueCard(deps, ctx, input, { store: true }),
+    kit.serveOpts,
+  );
+  serve<typeof getIssueCard, X>(
+    kit.service,
+    getIssueCard,
+    ({ id }, ctx) => issueCards.getIssueCard(ctx.em, id),
+    kit.serveOpts,
+  );
+  serve<typeof copyIssueCard, X>(
+    kit.service,
+    copyIssueCard,
+    (q, ctx) => issueCards.copyIssueCard(deps, ctx, q.sourceId, q.dateOperation, q.store),
+    kit.serveOpts,
+  );
+  serve<typeof createReceiptCard, X>(
+    kit.service,
+    createReceiptCard,
+    (input, ctx) => receiptCards.createReceiptCard(deps, ctx, input),
+    kit.serveOpts,
+  );
+  serve<typeof getReceiptCard, X>(
+    kit.service,
+    getReceiptCard,
+    ({ id }, ctx) => receiptCards.getReceiptCard(ctx.em, id),
+    kit.serveOpts,
+  );
+  serve<typeof getStock, X>(
+    kit.service,
+    getStock,
+    (q, ctx) => stockReport(ctx, q.warehouseId, q.date, q.itemId),
+    kit.serveOpts,
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * The stock ledger in PostgreSQL (DESIGN §5): balances locked per (warehouse, item, lot), the state of a
+ * key as of a date (current state for a current-date movement, reconstructed from the ledger for a
+ * back-dated one), FIFO layers, record-number counters and the ledger sequence. ORM code only; the rules
+ * are in `domain/`.
+ */
+import { type Dec, dec, fmt } from '@bm/money';
+import type { EntityManager } from '@bm/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
+import type { LaterBalance } from '../domain/availability.js';
+import type { Layer } from '../domain/fifo.js';
+import { formatRecordNumber } from '../domain/record-number.js';
+import type { KeyState } from '../domain/valuation.js';
+import { StockBalanceEntity, ValuationLayerEntity } from './entities.js';
+
+export type BalanceRow = InstanceType<typeof StockBalanceEntity.class>;
+export type LayerRow = InstanceType<typeof ValuationLayerEntity.class>;
+
+/** Lot key of the ledger: the lot id, or the nil UUID for items without lots. */
+export const NIL = '00000000-0000-0000-0000-000000000000';
+export const lotKeyOf = (lotNumberID: string | null | undefined) => lotNumberID ?? NIL;
+export const lotOf = (lotKey: string) => (lotKey === NIL ? null : lotKey);
+
+export interface StockKey {
+  itemId: string;
+  lotNumberID: string | null;
+}
+
+/**
+ * Locks the balance rows of `keys` in one warehouse (creating missing ones), in a fixed order so two
+ * documents never deadlock. Must run inside a transaction; the locks hold until it ends, which is what
+ * keeps concurrent issues of one item from overselling (DESIGN §5).
+ */
+export async function lockBalances(
+  em: EntityManager,
+  companyId: string,
+  warehouseId: string,
+  keys: StockKey[],
+): Promise<Map<string, BalanceRow>> {
+  const uniq = [...new Map(keys.map((k) => [`${k.itemId}|${lotKeyOf(k.lotNumberID)}`, k])).values()];
+  const values = uniq.map(() => '(gen_random_uuid(), ?, ?, ?, ?, 0, 0, null)').join(', ');
+  const params = uniq.flatMap((k) => [companyId, warehouseId, k.itemId, lotKeyOf(k.lotNumberID)]);
+  await em.execute(
+    `insert into "warehouse"."stock_balance" ("id", "company_id", "warehouse_id", "item_id", "lot_key", "quantity", "value", "last_date")
+     values ${values} on conflict ("company_id", "warehouse_id", "item_id", "lot_key") do nothing`,
+    params,
+  );
+  const rows = await em.find(
+    StockBalanceEntity,
+    { warehouseId, $or: uniq.map((k) => ({ itemId: k.itemId, lotKey: lotKeyOf(k.lotNumberID) })) },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { itemId: 'asc', lotKey: 'asc' } },
+  );
+  return new Map(rows.map((r) => [`${r.itemId}|${r.lotKey}`, r]));
+}
+
+/** Reads balances without locking (copy preview). Missing keys read as empty stock. */
+export async function readBalances(
+  em: EntityManager,
+  warehouseId: string,
+  keys: StockKey[],
+): Promise<Map<string, BalanceRow | undefined>> {
+  const rows = keys.length
+    ? await em.find(StockBalanceEntity, {
+        warehouseId,
+        $or: keys.map((k) => ({ itemId: k.itemId, lotKey: lotKeyOf(k.lotNumberID) })),
+      })
+    : [];
+  return new Map(rows.map((r) => [`${r.itemId}|${r.lotKey}`, r]));
+}
+
+const toLayer = (l: LayerRow): Layer => ({
+  id: l.id,
+  unitCost: dec(l.unitCost),
+  remainingQuantity: dec(l.remainingQuantity),
+  remainingValue: dec(l.remainingValue),
+});
+
+/**
+ * Open FIFO layers, oldest first, loaded only until they cover `needed` (work proportional to the
+ * layers consumed, not to history: the partial index holds only layers with stock left).
+ */
+export async function openLayers(
+  em: EntityManager,
+  warehouseId: string,
+  key: StockKey,
+  needed: Dec,
+): Promise<LayerRow[]> {
+  const out: LayerRow[] = [];
+  let covered = dec(0);
+  for (let batch = 8; ; batch *= 4) {
+    const rows = await em.find(
+      ValuationLayerEntity,
+      { warehouseId, itemId: key.itemId, lotKey: lotKeyOf(key.lotNumberID), remainingQuantity: { $gt: '0' } },
+      { orderBy: { dateOperation: 'asc', seq: 'asc' }, limit: batch, offset: out.length },
+    );
+    for (const r of rows) {
+      out.push(r);
+      covered = covered.plus(dec(r.remainingQuantity));
+    }
+    if (rows.length < batch || covered.gte(needed)) return out;
+  }
+}
+
+/** True when a movement dated `date` is not before any movement of the key (no back-dating). */
+export const isCurrent = (balance: BalanceRow | undefined, date: string) =>
+  !balance?.lastDate || date >= balance.lastDate;
+
+/**
+ * The state of one key as of the end of `date`, for valuing a movement dated `date`.
+ * Current-date movement: the balance row and the open layers. Back-dated: quantity and value from the
+ * ledger up to `date`, the running balances after it, and the layers as they stood on `date` (movements
+ * dated later not consumed before it).
+ */
+export async function stateAsOf(
+  em: EntityManager,
+  warehouseId: string,
+  key: StockKey,
+  balance: BalanceRow | undefined,
+  date: string,
+  needed: Dec,
+  fifo: boolean,
+): Promise<{ state: KeyState; current: boolean; layerRows: LayerRow[] }> {
+  const base = { itemId: key.itemId, lotNumberID: key.lotNumberID };
+  if (isCurrent(balance, date)) {
+    const layerRows = fifo ? await openLayers(em, warehouseId, key, needed) : [];
+    return {
+      current: true,
+      layerRows,
+      state: {
+        ...base,
+        balance: { quantity: dec(balance?.quantity ?? 0), value: dec(balance?.value ?? 0) },
+        layers: layerRows.map(toLayer),
+        later: [],
+      },
+    };
+  }
+  const lot = lotKeyOf(key.lotNumberID);
+  const [sums] = await em.execute<{ quantity: string; value: string }[]>(
+    `select coalesce(sum("quantity"), 0)::text as "quantity", coalesce(sum("value"), 0)::text as "value"
+       from "warehouse"."stock_movement"
+      where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" <= ?`,
+    [balance!.companyId, warehouseId, key.itemId, lot, date],
+  );
+  const asOfQuantity = dec(sums.quantity);
+  const laterRows = await em.execute<{ date: string; running: string }[]>(
+    `select to_char("date_operation", 'YYYY-MM-DD') as "date",
+            (sum("quantity") over (order by "date_operation", "seq"))::text as "running"
+       from "warehouse"."stock_movement"
+      where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" > ?
+      order by "date_operation", "seq"`,
+    [balance!.companyId, warehouseId, key.itemId, lot, date],
+  );
+  const later: LaterBalance[] = laterRows.map((r) => ({
+    date: r.date,
+    quantity: asOfQuantity.plus(dec(r.running)),
+  }));
+  let layers: Layer[] = [];
+  if (fifo) {
+    const rows = await em.execute<{ id: string; unit_cost: string; q: string; v: string }[]>(
+      `select l."id", l."unit_cost"::text,
+              (l."quantity" - coalesce(c."quantity", 0))::text as "q",
+              (l."amount" - coalesce(c."value", 0))::text as "v"
+         from "warehouse"."valuation_layer" l
+         left join lateral (
+           select sum(x."quantity") as "quantity", sum(x."value") as "value"
+             from "warehouse"."layer_consumption" x
+            where x."layer_id" = l."id" and x."date_operation" <= ?
+         ) c on true
+        where l."company_id" = ? and l."warehouse_id" = ? and l."item_id" = ? and l."lot_key" = ? and l."date_operation" <= ?
+          and (l."remaining_quantity" > 0 or exists (
+                select 1 from "warehouse"."layer_consumption" y where y."layer_id" = l."id" and y."date_operation" > ?))
+        order by l."date_operation", l."seq"`,
+      [date, balance!.companyId, warehouseId, key.itemId, lot, date, date],
+    );
+    layers = rows
+      .map((r) => ({
+        id: r.id,
+        unitCost: dec(r.unit_cost),
+        remainingQuantity: dec(r.q),
+        remainingValue: dec(r.v),
+      }))
+      .filter((l) => l.remainingQuantity.gt(0));
+  }
+  return {
+    current: false,
+    layerRows: [],
+    state: { ...base, balance: { quantity: asOfQuantity, value: dec(sums.value) }, layers, later },
+  };
+}
+
+/** `n` values of the ledger sequence (creation order of movements and layers). */
+export async function nextSeqs(em: EntityManager, n: number): Promise<string[]> {
+  const rows = await em.execute<{ seq: string }[]>(
+    `select nextval('"warehouse"."ledger_seq"')::text as "seq" from generate_series(1, ?)`,
+    [n],
+  );
+  return rows.map((r) => r.seq);
+}
+
+/**
+ * The next record number of an ordner for `year` (DESIGN §5): gapless per ordner and year because the
+ * counter row stays locked until the document's transaction ends and rolls back with it. A number that a
+ * client already used by hand is skipped. `exists` tells whether a number is taken in the document table.
+ */
+export async function takeRecordNumber(
+  em: EntityManager,
+  companyId: string,
+  ordner: { id: string; numberFormat: string },
+  year: number,
+  exists: (n: string) => Promise<boolean>,
+): Promise<string> {
+  for (;;) {
+    const [row] = await em.execute<{ last_value: number }[]>(
+      `insert into "warehouse"."ordner_counter" ("company_id", "ordner_id", "year", "last_value") values (?, ?, ?, 1)
+       on conflict ("ordner_id", "year") do update set "last_value" = "ordner_counter"."last_value" + 1
+       returning "last_value"`,
+      [companyId, ordner.id, year],
+    );
+    const n = formatRecordNumber(ordner.numberFormat, year, Number(row.last_value));
+    if (!(await exists(n))) return n;
+  }
+}
+
+export { fmt };

@@ -1,0 +1,137 @@
+/**
+ * Transactional outbox relay (DESIGN §1 "Events"): events are written to `<schema>.outbox` in the same
+ * transaction as the change; this relay publishes them to the JetStream stream `EVENTS` with the event id
+ * as `Nats-Msg-Id` (the stream drops duplicates within its window) and marks them published. No event is
+ * lost when a process dies between commit and publish, or while NATS is unreachable: unpublished rows
+ * stay and are sent on the next round. Replicas share the work (`for update skip locked`).
+ */
+
+import { Headers } from '@bm/contracts';
+import type { Logger } from '@bm/logger';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
+
+/** The stream every event goes to. */
+export const EVENTS_STREAM = 'EVENTS';
+
+/** Creates the `EVENTS` stream (subjects `events.>`) when it does not exist yet. */
+export async function ensureEventsStream(jsm: JetStreamManager): Promise<void> {
+  try {
+    await jsm.streams.info(EVENTS_STREAM);
+  } catch {
+    try {
+      await jsm.streams.add({
+        name: EVENTS_STREAM,
+        subjects: ['events.>'],
+        duplicate_window: 2 * 60 * 1_000_000_000,
+      } as any);
+    } catch (e) {
+      if (!/already in use|exists/i.test(String((e as Error).message))) throw e;
+    }
+  }
+}
+
+export interface OutboxRelay {
+  /** Asks for a round now (after a commit), instead of at the next interval. */
+  kick(): void;
+  /** Publishes what is pending once more, then stops. */
+  stop(): Promise<void>;
+  /** One round; resolves with the number of events published. */
+  flush(): Promise<number>;
+}
+
+interface Row {
+  id: string;
+  company_id: string;
+  subject: string;
+  payload: unknown;
+}
+
+/** Starts the relay for the outbox table of `schema`. */
+export function startOutboxRelay(o: {
+  orm: MikroORM;
+  nc: NatsConnection;
+  log: Logger;
+  schema: string;
+  intervalMs?: number;
+  batch?: number;
+}): OutboxRelay {
+  const js = jetstream(o.nc, { timeout: 2000 });
+  const batch = o.batch ?? 200;
+  let streamReady = false;
+  let running: Promise<number> | undefined;
+  let again = false;
+  let stopped = false;
+
+  const round = async (): Promise<number> => {
+    if (o.nc.isClosed()) return 0;
+    if (!streamReady) {
+      await ensureEventsStream(await jetstreamManager(o.nc, { timeout: 2000 }));
+      streamReady = true;
+    }
+    return o.orm.em.fork().transactional(async (tx) => {
+      const rows = await tx.execute<Row[]>(
+        `select "id", "company_id", "subject", "payload" from "${o.schema}"."outbox"
+          where "published_at" is null order by "created_at" limit ? for update skip locked`,
+        [batch],
+      );
+      const done: string[] = [];
+      for (const r of rows) {
+        const h = natsHeaders();
+        h.set(Headers.companyId, r.company_id);
+        try {
+          await js.publish(r.subject, JSON.stringify(r.payload), { msgID: r.id, headers: h });
+        } catch (e) {
+          o.log.warn(
+            { err: (e as Error).message, pending: rows.length - done.length },
+            'outbox: publish failed; will retry',
+          );
+          break;
+        }
+        done.push(r.id);
+      }
+      if (done.length)
+        await tx.execute(
+          `update "${o.schema}"."outbox" set "published_at" = now() where "id" in (${done.map(() => '?').join(',')})`,
+          done,
+        );
+      if (done.length === batch) again = true;
+      return done.length;
+    });
+  };
+
+  const flush = (): Promise<number> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = round()
+      .catch((e) => {
+        streamReady = false;
+        o.log.warn({ err: (e as Error).message }, 'outbox: round failed; will retry');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+        if (again && !stopped) {
+          again = false;
+          void flush();
+        }
+      });
+    return running;
+  };
+
+  const timer = setInterval(() => void flush(), o.intervalMs ?? 500);
+  timer.unref();
+  return {
+    kick: () => void flush(),
+    flush,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await flush();
+    },
+  };
+}
