@@ -180,7 +180,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   registerAdminRoutes(app, deps.identity, deps.config.ADMIN_TOKEN);
   registerOperations(
     app,
-    [...masterDataOperations, ...(deps.operations ?? [])],
+    [...warehouseOperations, ...masterDataOperations, ...(deps.operations ?? [])],
     { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
     [authenticate, negotiate],
   );

@@ -1,0 +1,114 @@
+/**
+ * Builders for HTTP-level tests: master data and documents created through the public interface,
+ * failing loudly when the setup itself is refused.
+ */
+import { expect } from 'vitest';
+import type { Client, Reply } from './stack.js';
+
+/** Asserts the status and returns the body, printing the problem when it differs. */
+export function ok(r: Reply, status = 200): any {
+  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${r.text}`);
+  return r.body;
+}
+
+let n = 0;
+/** A unique code for this test process. */
+export const code = (prefix: string) => `${prefix}${++n}`;
+
+/** Opens the accounting period of a calendar year (the seeded ones are this year and the next). */
+export async function openYear(c: Client, year: number): Promise<string> {
+  const existing = ok(await c.get('/1.6/periods?pageSize=500')).items.find(
+    (p: any) => p.code === String(year),
+  );
+  if (existing) return existing.id;
+  return ok(
+    await c.post('/1.6/periods', { code: String(year), dateFrom: `${year}-01-01`, dateTo: `${year}-12-31` }),
+    201,
+  ).id;
+}
+
+export async function warehouse(c: Client, over: Record<string, unknown> = {}): Promise<any> {
+  return ok(
+    await c.post('/1.6/warehouses', {
+      code: code('W'),
+      name: 'Sklad',
+      valuationMethod: 'FIFO',
+      accounted: true,
+      ...over,
+    }),
+    201,
+  );
+}
+
+export async function item(c: Client, over: Record<string, unknown> = {}): Promise<any> {
+  return ok(
+    await c.post('/1.6/items', {
+      code: code('I'),
+      name: 'Tovar',
+      unitCode: 'ks',
+      sellPrice: 10,
+      vatRate: 23,
+      ...over,
+    }),
+    201,
+  );
+}
+
+export async function partner(c: Client): Promise<any> {
+  return ok(
+    await c.post('/1.6/partners', {
+      code: code('P'),
+      name: 'Odberateľ s.r.o.',
+      address: 'Hlavná 1, Bratislava',
+      country: 'SK',
+    }),
+    201,
+  );
+}
+
+/** Receives `rows` ([itemId, quantity, costPrice, lotNumberID?]) into a warehouse on `date`. */
+export async function receive(
+  c: Client,
+  warehouseId: string,
+  date: string,
+  rows: [string, string | number, string | number, string?][],
+): Promise<any> {
+  return ok(
+    await c.post('/1.6/warehouses/receipt-cards', {
+      ordnerCode: 'PR',
+      warehouseId,
+      dateOperation: date,
+      rows: rows.map(([itemId, quantity, costPrice, lotNumberID]) => ({
+        itemId,
+        quantity,
+        costPrice,
+        ...(lotNumberID ? { lotNumberID } : {}),
+      })),
+    }),
+    201,
+  );
+}
+
+/** Sends an issue card; returns the raw reply. */
+export function issue(c: Client, body: Record<string, unknown>): Promise<Reply> {
+  return c.post('/1.6/warehouses/issue-cards', { ordnerCode: 'VY', ...body });
+}
+
+/** Rows as [quantity, costPrice, amount] for compact assertions. */
+export const costs = (card: any) => card.rows.map((r: any) => [r.quantity, r.costPrice, r.amount]);
+
+/** Stock of one item as [quantity, value] (0, 0 when none). */
+export async function stockOf(
+  c: Client,
+  warehouseId: string,
+  itemId: string,
+  date?: string,
+  lotNumberID: string | null = null,
+): Promise<[number, number]> {
+  const q = new URLSearchParams({ itemId, ...(date ? { date } : {}) });
+  const body = ok(await c.get(`/1.6/warehouses/${warehouseId}/stock?${q}`));
+  const line = body.items.find((i: any) => i.lotNumberID === lotNumberID);
+  return line ? [line.quantity, line.value] : [0, 0];
+}
+
+export { expect };
