@@ -17,17 +17,18 @@ import {
 import { ormOptions as identityOrm } from '../../gateway/src/identity/orm-options.js';
 import { startInvoicing } from '../../services/invoicing/src/service.js';
 import { startReporting } from '../../services/reporting/src/service.js';
-import { startWarehouse } from '../../services/warehouse/src/service.js';
+import { startWarehouse, type WarehouseService } from '../../services/warehouse/src/service.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 type ServiceName = 'warehouse' | 'invoicing' | 'reporting';
+type Replicas = { warehouse: WarehouseService[]; invoicing: RunningService[]; reporting: RunningService[] };
 const starters = { warehouse: startWarehouse, invoicing: startInvoicing, reporting: startReporting };
 
 export interface Stack {
   databaseUrl: string;
   natsUrl: string;
   app: ReturnType<typeof createApp>;
-  replicas: Record<ServiceName, RunningService[]>;
+  replicas: Replicas;
   /** Starts one more replica of a service. */
   startReplica(name: ServiceName): Promise<RunningService>;
   /** Stops every replica of a service. */
@@ -88,18 +89,22 @@ export async function send(
 
 /** Starts a stack with a fresh database. */
 export async function startStack(
-  opts: { replicas?: Partial<Record<ServiceName, number>> } = {},
+  opts: { replicas?: Partial<Record<ServiceName, number>>; natsUrl?: string; requestTimeoutMs?: number } = {},
 ): Promise<Stack> {
   const databaseUrl = await ensureDatabase(
     inject('pgUrl'),
     `t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
   );
-  const natsUrl = inject('natsUrl');
-  const config = { DATABASE_URL: databaseUrl, NATS_URL: natsUrl, LOG_LEVEL: 'silent' as const };
-  const replicas: Record<ServiceName, RunningService[]> = { warehouse: [], invoicing: [], reporting: [] };
+  const natsUrl = opts.natsUrl ?? inject('natsUrl');
+  const config = {
+    DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl,
+    LOG_LEVEL: (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent',
+  };
+  const replicas: Replicas = { warehouse: [], invoicing: [], reporting: [] };
   const startReplica = async (name: ServiceName) => {
     const r = await starters[name](config);
-    replicas[name].push(r);
+    (replicas[name] as RunningService[]).push(r);
     return r;
   };
   for (const name of Object.keys(replicas) as ServiceName[]) {
@@ -112,7 +117,7 @@ export async function startStack(
   const app = createApp({
     config: {
       ADMIN_TOKEN,
-      REQUEST_TIMEOUT_MS: 3000,
+      REQUEST_TIMEOUT_MS: opts.requestTimeoutMs ?? 3000,
       BODY_LIMIT_BYTES: 4 * 1024 * 1024,
       AUTH_CACHE_TTL_MS: 60_000,
     },

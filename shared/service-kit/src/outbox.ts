@@ -39,6 +39,9 @@ export interface OutboxRelay {
   stop(): Promise<void>;
   /** One round; resolves with the number of events published. */
   flush(): Promise<number>;
+  /** Holds publishing (maintenance, tests of the at-least-once path) until {@link OutboxRelay.resume}. */
+  pause(): void;
+  resume(): void;
 }
 
 interface Row {
@@ -63,9 +66,10 @@ export function startOutboxRelay(o: {
   let running: Promise<number> | undefined;
   let again = false;
   let stopped = false;
+  let paused = false;
 
   const round = async (): Promise<number> => {
-    if (o.nc.isClosed()) return 0;
+    if (o.nc.isClosed() || paused) return 0;
     if (!streamReady) {
       await ensureEventsStream(await jetstreamManager(o.nc, { timeout: 2000 }));
       streamReady = true;
@@ -127,6 +131,13 @@ export function startOutboxRelay(o: {
   return {
     kick: () => void flush(),
     flush,
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+      void flush();
+    },
     stop: async () => {
       stopped = true;
       clearInterval(timer);

@@ -198,9 +198,10 @@ function natsServerBinary(log: (l: string) => void): string {
 export async function startNats(
   dataDir: string,
   log: (l: string) => void = () => {},
+  fixedPort?: number,
 ): Promise<{ url: string; stop: () => Promise<void>; port: number }> {
   const bin = natsServerBinary(log);
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const store = join(dataDir, 'nats');
   mkdirSync(store, { recursive: true });
   const child: ChildProcess = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {

@@ -1,0 +1,82 @@
+/**
+ * Concurrency against the real stack (issue #4 acceptance): no overselling under concurrent issues of
+ * one item, and gapless distinct record numbers under concurrent creates in one ordner.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issue, item, ok, openYear, partner, receive, stockOf, warehouse } from '../support/fixtures.js';
+import { type Client, type Stack, startStack } from '../support/stack.js';
+
+let stack: Stack;
+let c: Client;
+let partnerId: string;
+
+beforeAll(async () => {
+  stack = await startStack({ requestTimeoutMs: 60_000 });
+  c = await stack.company();
+  await openYear(c, 2025);
+  partnerId = (await partner(c)).id;
+});
+afterAll(() => stack?.stop());
+
+describe('concurrent issues', () => {
+  it('200 concurrent single-piece issues of 100 in stock: exactly 100 succeed, stock ends at 0 and 0.00', async () => {
+    const w = await warehouse(c);
+    const a = await item(c);
+    await receive(c, w.id, '2025-06-01', [[a.id, 100, 1.2345]]); // 123.45
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        issue(c, {
+          warehouseId: w.id,
+          partnerId,
+          dateOperation: '2025-06-02',
+          rows: [{ itemId: a.id, quantity: 1 }],
+        }),
+      ),
+    );
+    const created = replies.filter((r) => r.status === 201);
+    const refused = replies.filter((r) => r.status === 422);
+    expect(created).toHaveLength(100);
+    expect(refused).toHaveLength(100);
+    expect(
+      refused.every(
+        (r) => r.body.code === 'OperationCanceledException' && r.body.shortfalls[0].available === '0',
+      ),
+    ).toBe(true);
+    expect(await stockOf(c, w.id, a.id)).toEqual([0, 0]);
+    // 99 pieces at round2(1.2345) = 1.23 and the last one takes what is left: 1.68.
+    const cents = created.map((r) => Math.round(r.body.totalCost * 100)).sort((x, y) => x - y);
+    expect(cents.reduce((s, x) => s + x, 0)).toBe(12345);
+    expect(cents.filter((x) => x === 123)).toHaveLength(99);
+    expect(cents.at(-1)).toBe(168);
+    expect(new Set(created.map((r) => r.body.recordNumber)).size).toBe(100);
+  });
+
+  it('500 concurrent creates in one ordner get 500 distinct, gapless record numbers', async () => {
+    const w = await warehouse(c, { allowNegativeStock: true });
+    const a = await item(c);
+    const o = ok(
+      await c.post('/1.6/ordners', {
+        code: 'CC',
+        name: 'Concurrent',
+        documentType: 'IssueCard',
+        numberFormat: 'CC{seq:4}',
+      }),
+      201,
+    );
+    const replies = await Promise.all(
+      Array.from({ length: 500 }, () =>
+        c.post('/1.6/warehouses/issue-cards', {
+          ordnerId: o.id,
+          warehouseId: w.id,
+          partnerId,
+          dateOperation: '2025-06-03',
+          rows: [{ itemId: a.id }],
+        }),
+      ),
+    );
+    expect(replies.filter((r) => r.status !== 201).map((r) => r.text)).toEqual([]);
+    const numbers = replies.map((r) => r.body.recordNumber).sort();
+    expect(numbers).toEqual(Array.from({ length: 500 }, (_, i) => `CC${String(i + 1).padStart(4, '0')}`));
+    expect(await stockOf(c, w.id, a.id)).toEqual([-500, 0]);
+  });
+});
