@@ -69,7 +69,7 @@ describe('stock-issued', () => {
     const w = await warehouse(c);
     const a = await item(c);
     await receive(c, w.id, '2025-02-01', [[a.id, 10, 2]]);
-    const cards = [];
+    const cards: any[] = [];
     for (let i = 0; i < 5; i++) {
       cards.push(
         ok(
