@@ -60,9 +60,9 @@ export async function initOrm(o: OrmOptions): Promise<MikroORM> {
     },
     schemaGenerator: { skipTables: [], skipColumns: {} },
     pool: { min: 0, max: o.poolMax ?? 20 },
-    debug: false,
+    debug: process.env.ORM_DEBUG === '1' ? ['query'] : false,
     allowGlobalContext: false,
-    logger: (m) => o.log?.debug(m),
+    logger: process.env.ORM_DEBUG === '1' ? (m) => console.log(m) : (m) => o.log?.debug(m),
   });
   await orm.schema.ensureDatabase();
   await orm.em.getConnection().execute(`create schema if not exists "${o.schema}"`);

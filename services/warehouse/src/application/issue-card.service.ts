@@ -43,11 +43,13 @@ import {
 } from '../persistence/entities.js';
 import {
   type BalanceRow,
+  isCurrent,
   type LayerRow,
   lockBalances,
   lotKeyOf,
   nextSeqs,
   openLayers,
+  prefetchOpenLayers,
   readBalances,
   stateAsOf,
   takeRecordNumber,
@@ -147,16 +149,30 @@ export async function getIssueCard(em: EntityManager, id: string): Promise<Issue
   return cardDto(card, rows, entries);
 }
 
+/** An issue card with every reference resolved: the input of {@link valueAndStore}. */
+export interface ResolvedIssue {
+  input: IssueCardInput;
+  ordner: Awaited<ReturnType<typeof resolveOrdner>>;
+  warehouse: Awaited<ReturnType<typeof resolveWarehouse>>;
+  resolved: Awaited<ReturnType<typeof resolveRows>>;
+  method: ValuationMethod;
+  dates: { dateCreated: string; dateOperation: string; dateAccounting: string };
+  periodId: string;
+  reportId: string | null;
+  sourceType: SourceType | null;
+}
+
 /**
- * Creates (`store: true`) or previews (`store: false`) an issue card. The preview has no ids, no record
- * number, and stores nothing. Errors: see {@link createIssueCard} in the contracts.
+ * Resolves what an issue card refers to: ordner, warehouse, items, units and lots locally; partner,
+ * period and report over NATS. Errors: 422 ReferenceNotFound, LotNumberRequired, CostPriceRequired,
+ * PeriodNotFound, PeriodClosed; 400 for a service item.
  */
-export async function issueCard(
+export async function resolveIssue(
   deps: WarehouseDeps,
   ctx: Ctx,
   input: IssueCardInput,
-  opts: { store: boolean; sourceType?: SourceType | null },
-): Promise<IssueCard> {
+  sourceType?: SourceType | null,
+): Promise<ResolvedIssue> {
   const { kit } = deps;
   const em = ctx.em;
   const dateCreated = input.dateCreated ?? todayIn(ctx.timeZone);
@@ -167,21 +183,61 @@ export async function issueCard(
   const resolved = await resolveRows(em, input.rows);
   const method = warehouse.valuationMethod as ValuationMethod;
   if (method === 'Custom') requireCostPrices(input.rows);
-  const [, period, reportId, sourceType] = await Promise.all([
+  const [, period, reportId, source] = await Promise.all([
     checkPartner(kit, ctx, input.partnerId),
     findPeriod(kit, ctx, input.periodId, dateAccounting),
     findReportId(kit, ctx, input.reportId, input.reportCode, ordner),
-    opts.sourceType !== undefined
-      ? opts.sourceType
-      : input.sourceId
-        ? findSourceType(deps, ctx, input.sourceId)
-        : null,
+    sourceType !== undefined ? sourceType : input.sourceId ? findSourceType(deps, ctx, input.sourceId) : null,
   ]);
-  const lines = input.rows.map((r, i) => ({
+  return {
+    input,
+    ordner,
+    warehouse,
+    resolved,
+    method,
+    dates: { dateCreated, dateOperation, dateAccounting },
+    periodId: period.id,
+    reportId,
+    sourceType: source,
+  };
+}
+
+/**
+ * Creates (`store: true`) or previews (`store: false`) an issue card. The preview has no ids, no record
+ * number, and stores nothing. Errors: see `createIssueCard` in the contracts.
+ */
+export async function issueCard(
+  deps: WarehouseDeps,
+  ctx: Ctx,
+  input: IssueCardInput,
+  opts: { store: boolean; sourceType?: SourceType | null },
+): Promise<IssueCard> {
+  return valueAndStore(deps, ctx, await resolveIssue(deps, ctx, input, opts.sourceType), opts.store);
+}
+
+/**
+ * Values a resolved issue card as of its `dateOperation` and, with `store`, stores it in one transaction
+ * (locks per item and lot, record number, card, rows, ledger, layers, balances, entries, outbox event).
+ * @throws 422 OperationCanceledException with `shortfalls`; 409 DuplicateRecordNumber.
+ */
+export async function valueAndStore(
+  deps: WarehouseDeps,
+  ctx: Ctx,
+  r: ResolvedIssue,
+  store: boolean,
+): Promise<IssueCard> {
+  const { input, ordner, warehouse, resolved, method } = r;
+  const { dateCreated, dateOperation, dateAccounting } = r.dates;
+  const em = ctx.em;
+  const opts = { store };
+  const reportId = r.reportId;
+  const sourceType = r.sourceType;
+  const period = { id: r.periodId };
+  const lines = input.rows.map((row, i) => ({
     itemId: resolved[i].item.id,
     lotNumberID: resolved[i].lotNumberID,
-    quantity: dec(r.quantity ?? '1'),
-    costPrice: method === 'Custom' ? dec(r.costPrice!) : undefined,
+    quantity: dec(row.quantity ?? '1'),
+    costPrice: method === 'Custom' ? dec(row.costPrice!) : undefined,
   }));
   const needed = new Map<string, Dec>();
   for (const l of lines)
@@ -189,7 +245,7 @@ export async function issueCard(
       stockKey(l.itemId, l.lotNumberID),
       (needed.get(stockKey(l.itemId, l.lotNumberID)) ?? dec(0)).plus(l.quantity),
     );
-  const items = new Map(resolved.map((r) => [r.item.id, r.item]));
+  const items = new Map(resolved.map((x) => [x.item.id, x.item]));
 
   const run = async (tx: EntityManager): Promise<IssueCard> => {
     const keys = [
@@ -205,6 +261,13 @@ export async function issueCard(
       : await readBalances(tx, warehouse.id, keys);
     const states = new Map<string, KeyState>();
     const loaded = new Map<string, { current: boolean; layerRows: LayerRow[]; balance?: BalanceRow }>();
+    const currentKeys = keys.filter((k) =>
+      isCurrent(balances.get(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`), dateOperation),
+    );
+    const prefetched =
+      method === 'FIFO'
+        ? await prefetchOpenLayers(tx, ctx.companyId!, warehouse.id, currentKeys)
+        : new Map<string, LayerRow[]>();
     for (const k of keys) {
       const bk = `${k.itemId}|${lotKeyOf(k.lotNumberID)}`;
       const balance = balances.get(bk);
@@ -216,6 +279,7 @@ export async function issueCard(
         dateOperation,
         needed.get(stockKey(k.itemId, k.lotNumberID))!,
         method === 'FIFO',
+        prefetched.get(bk),
       );
       states.set(stockKey(k.itemId, k.lotNumberID), s.state);
       loaded.set(stockKey(k.itemId, k.lotNumberID), { current: s.current, layerRows: s.layerRows, balance });
@@ -275,32 +339,20 @@ export async function issueCard(
       };
 
     const companyId = ctx.companyId!;
-    const year = Number(dateOperation.slice(0, 4));
     const taken = async (n: string) => (await tx.count(IssueCardEntity, { recordNumber: n })) > 0;
-    let recordNumber = input.recordNumber?.trim();
-    if (recordNumber) {
-      if (await taken(recordNumber)) {
-        throw new AppError(
-          ErrorKind.conflict,
-          ErrorCode.DuplicateRecordNumber,
-          `record number ${recordNumber} is already used`,
-          {
-            errors: [{ path: 'recordNumber', message: 'already used' }],
-          },
-        );
-      }
-    } else recordNumber = await takeRecordNumber(tx, companyId, ordner, year, taken);
-
+    const given = input.recordNumber?.trim();
+    if (given && (await taken(given))) {
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.DuplicateRecordNumber,
+        `record number ${given} is already used`,
+        {
+          errors: [{ path: 'recordNumber', message: 'already used' }],
+        },
+      );
+    }
     const cardId = crypto.randomUUID();
     const now = new Date();
-    const card = tx.create(IssueCardEntity, {
-      id: cardId,
-      companyId,
-      ...header,
-      recordNumber,
-      totalCost: fmt(totalCost),
-      createdAt: now,
-    });
     const seqs = await nextSeqs(tx, rows.length);
     const rowEntities = rows.map((r, i) =>
       tx.create(IssueCardRowEntity, {
@@ -387,6 +439,19 @@ export async function issueCard(
       balance.value = fmt(dec(balance.value).minus(consumed.value));
       if (!balance.lastDate || dateOperation > balance.lastDate) balance.lastDate = dateOperation;
     }
+    // The ordner's counter row stays locked from here to the commit: take the number last, so documents
+    // of one ordner queue only for these few statements (DESIGN §5 "Record numbers").
+    await tx.flush();
+    const recordNumber =
+      given || (await takeRecordNumber(tx, companyId, ordner, Number(dateOperation.slice(0, 4)), taken));
+    const card = tx.create(IssueCardEntity, {
+      id: cardId,
+      companyId,
+      ...header,
+      recordNumber,
+      totalCost: fmt(totalCost),
+      createdAt: now,
+    });
     const entryEntities = entries(recordNumber).map((e, i) =>
       tx.create(AccountingEntryEntity, {
         id: crypto.randomUUID(),

@@ -105,20 +105,17 @@ export async function createReceiptCard(
     const keys = resolved.map((r) => ({ itemId: r.item.id, lotNumberID: r.lotNumberID }));
     const balances = await lockBalances(tx, companyId, warehouse.id, keys);
     const taken = async (n: string) => (await tx.count(ReceiptCardEntity, { recordNumber: n })) > 0;
-    let recordNumber = input.recordNumber?.trim();
-    if (recordNumber) {
-      if (await taken(recordNumber)) {
-        throw new AppError(
-          ErrorKind.conflict,
-          ErrorCode.DuplicateRecordNumber,
-          `record number ${recordNumber} is already used`,
-          {
-            errors: [{ path: 'recordNumber', message: 'already used' }],
-          },
-        );
-      }
-    } else
-      recordNumber = await takeRecordNumber(tx, companyId, ordner, Number(dateOperation.slice(0, 4)), taken);
+    const given = input.recordNumber?.trim();
+    if (given && (await taken(given))) {
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.DuplicateRecordNumber,
+        `record number ${given} is already used`,
+        {
+          errors: [{ path: 'recordNumber', message: 'already used' }],
+        },
+      );
+    }
     const cardId = crypto.randomUUID();
     const seqs = await nextSeqs(tx, input.rows.length * 2);
     const now = new Date();
@@ -182,6 +179,10 @@ export async function createReceiptCard(
         amount: fmt(split.amount),
       });
     });
+    // The counter row stays locked until commit: take the number last (DESIGN §5 "Record numbers").
+    await tx.flush();
+    const recordNumber =
+      given || (await takeRecordNumber(tx, companyId, ordner, Number(dateOperation.slice(0, 4)), taken));
     const totalCost = sum(rowEntities.map((r) => r.amount));
     const entries: AccountingEntry[] = [];
     if (warehouse.accounted && !totalCost.isZero()) {
