@@ -8,13 +8,14 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { resolveIssue, valueAndStore } from '../services/warehouse/src/application/issue-card.service.js';
+import { ormOptions } from '../services/warehouse/src/persistence/orm-options.js';
 import { closedLoop, pct, startBenchStack } from './support.js';
 
 const DURATION = Number(process.env.DURATION_MS ?? 10_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
-const ITEMS = 200;
+const ITEMS = 1000;
 
-const s = await startBenchStack();
+const s = await startBenchStack({ ormOptions });
 const out: string[] = [];
 try {
   const warehouses = await s.call('GET', '/1.6/warehouses');
@@ -36,14 +37,16 @@ try {
       rows,
     });
   }
+  /** 5 distinct random items of the 1,000, one piece each. */
   const body = () => {
-    const start = Math.floor(Math.random() * (ITEMS - 5));
+    const pick = new Set<string>();
+    while (pick.size < 5) pick.add(items[Math.floor(Math.random() * ITEMS)]);
     return {
       ordnerCode: 'VY',
       warehouseId: hs.id,
       partnerId: partner.id,
       dateOperation: s.today,
-      rows: items.slice(start, start + 5).map((itemId) => ({ itemId, quantity: 1 })),
+      rows: [...pick].map((itemId) => ({ itemId, quantity: 1 })),
     };
   };
 
@@ -61,9 +64,9 @@ try {
     ],
   });
   // (1b) the same valuation and insert, in-process (references resolved once per item set, as the gateway path resolves them per request)
-  const deps = { kit: s.services.warehouse.kit, kickOutbox: () => s.services.warehouse.relay()?.kick() };
+  const deps = { kit: s.kit, kickOutbox: () => {} }; // the warehouse process's relay publishes the events
   const resolvedSets = await Promise.all(
-    Array.from({ length: 20 }, () => resolveIssue(deps, s.directCtx(), body() as any)),
+    Array.from({ length: 200 }, () => resolveIssue(deps, s.directCtx(), body() as any)),
   );
   const direct = await closedLoop(
     () =>

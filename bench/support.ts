@@ -1,34 +1,62 @@
 /**
- * Benchmark harness: the whole stack on real PostgreSQL and NATS (DATABASE_URL / NATS_URL, else local
- * servers), the gateway on a real HTTP port, and a demo company with credentials.
+ * Benchmark harness: the stack as in production, each process on its own (gateway, warehouse,
+ * invoicing, reporting as child processes) on real PostgreSQL and NATS (DATABASE_URL / NATS_URL, else
+ * local servers), a demo company, and an in-process ORM + NATS connection for the direct baselines.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createLogger } from '@bm/logger';
-import { type HandlerContext, todayIn } from '@bm/messaging';
-import { forkFor } from '@bm/service-kit';
-import { ensureDatabase, ensureInfrastructure } from '@bm/testing/infra';
-import { startGateway } from '../gateway/src/main.js';
-import { startInvoicing } from '../services/invoicing/src/service.js';
-import { startReporting } from '../services/reporting/src/service.js';
-import { startWarehouse } from '../services/warehouse/src/service.js';
+import { connect, type HandlerContext, todayIn } from '@bm/messaging';
+import { forkFor, initOrm, type MikroORM, type ServiceKit } from '@bm/service-kit';
+import { ensureDatabase, ensureInfrastructure, freePort } from '@bm/testing/infra';
 
-export async function startBenchStack() {
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function startBenchStack(opts: { ormOptions?: any } = {}) {
   const infra = await ensureInfrastructure({ log: () => {} });
   const databaseUrl = await ensureDatabase(infra.databaseUrl, `bench_${Date.now()}`);
-  const config = { DATABASE_URL: databaseUrl, NATS_URL: infra.natsUrl, LOG_LEVEL: 'warn' as const };
-  const warehouse = await startWarehouse(config);
-  const invoicing = await startInvoicing(config);
-  const reporting = await startReporting(config);
   const adminToken = 'bench-admin-token-0123456789';
-  const gateway = await startGateway({
-    ...config,
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    NATS_URL: infra.natsUrl,
     LOG_LEVEL: 'warn',
-    PORT: 0,
+    PORT: String(port),
     ADMIN_TOKEN: adminToken,
-    REQUEST_TIMEOUT_MS: 30_000,
-    BODY_LIMIT_BYTES: 8 * 1024 * 1024,
-    AUTH_CACHE_TTL_MS: 60_000,
-  });
-  const baseUrl = `http://127.0.0.1:${gateway.port}`;
+    REQUEST_TIMEOUT_MS: '30000',
+  };
+  const children: ChildProcess[] = [];
+  const spawnProc = (file: string) => {
+    const c = spawn(process.execPath, ['--import', 'tsx', join(root, file)], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(c);
+  };
+  // Services first (they migrate their schemas), then the gateway.
+  for (const s of [
+    'services/warehouse/src/main.ts',
+    'services/invoicing/src/main.ts',
+    'services/reporting/src/main.ts',
+  ])
+    spawnProc(s);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await new Promise((r) => setTimeout(r, 1500));
+  spawnProc('gateway/src/main.ts');
+  for (let i = 0; ; i++) {
+    if (
+      await fetch(`${baseUrl}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 600) throw new Error('stack did not become healthy');
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const res = await fetch(`${baseUrl}/admin/companies`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
@@ -47,18 +75,21 @@ export async function startBenchStack() {
     CompanyID: creds.companyId,
     'Content-Type': 'application/json',
   };
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
     const r = await fetch(`${baseUrl}${path}`, {
       method,
-      headers,
+      headers: { ...headers, ...extra },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const json = await r.json();
+    const json = r.headers.get('content-type')?.includes('json') ? await r.json() : await r.arrayBuffer();
     if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
+    return json as any;
   };
   const log = createLogger('bench', 'warn');
-  /** A per-call context for calling a service's use cases in-process (what a NATS message would get). */
+  let orm: MikroORM | undefined;
+  const nc = await connect({ servers: infra.natsUrl, name: 'bench' });
+  if (opts.ormOptions) orm = await initOrm({ ...opts.ormOptions, clientUrl: databaseUrl, log });
+  /** What a service handler gets: an ORM fork with the company filter, on this process's own pool. */
   const directCtx = (): HandlerContext<any> & { em: any } => {
     const ctx = {
       companyId: creds.companyId,
@@ -66,8 +97,9 @@ export async function startBenchStack() {
       requestId: crypto.randomUUID(),
       timeZone: 'Europe/Bratislava',
     };
-    return { ...ctx, log, em: forkFor(warehouse.kit.orm, ctx) };
+    return { ...ctx, log, em: forkFor(orm!, ctx) };
   };
+  const kit = { nc, orm, log, name: 'bench', instance: 'bench' } as unknown as ServiceKit;
   return {
     baseUrl,
     headers,
@@ -75,11 +107,15 @@ export async function startBenchStack() {
     creds,
     databaseUrl,
     today: todayIn('Europe/Bratislava'),
-    services: { warehouse, invoicing, reporting },
+    kit,
     directCtx,
     stop: async () => {
-      await gateway.stop();
-      await Promise.all([warehouse.stop(), invoicing.stop(), reporting.stop()]);
+      for (const c of children) c.kill('SIGTERM');
+      await Promise.all(
+        children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)),
+      );
+      await nc.close();
+      await orm?.close();
       await infra.stop();
     },
   };
@@ -89,7 +125,7 @@ export async function startBenchStack() {
 export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-/** Runs `fn` with `concurrency` loops for `ms`; returns per-call latencies (ms). */
+/** Runs `fn` with `concurrency` loops for `ms`; returns per-call latencies (ms), sorted. */
 export async function closedLoop(
   fn: () => Promise<unknown>,
   concurrency: number,
