@@ -5,3 +5,4 @@ export * from './config.js';
 export * from './crud.js';
 export * from './orm.js';
 export * from './outbox.js';
+export * from './record-number.js';

@@ -5,7 +5,6 @@ import { mergeSourceRows } from './copy.js';
 import { consumeFifo, splitByCost } from './fifo.js';
 import { issueAtAverage } from './moving-average.js';
 import { splitReceipt } from './receipt.js';
-import { formatRecordNumber } from './record-number.js';
 import { type KeyState, stockKey, valueIssue } from './valuation.js';
 
 const layer = (id: string, q: string, cost: string, value: string) => ({
@@ -190,15 +189,6 @@ describe('valueIssue', () => {
     if (!r.ok) throw new Error('refused');
     expect(show(r.rows)).toEqual([['3', '1.3333', '4']]);
   });
-});
-
-describe('record numbers', () => {
-  it.each([
-    ['VY{yyyy}{seq:5}', 2025, 7, 'VY202500007'],
-    ['OF{yy}-{seq:3}', 2026, 12, 'OF26-012'],
-    ['{seq}', 2026, 123456, '123456'],
-    ['R{seq:2}', 2026, 123, 'R123'],
-  ])('%s, %i, %i → %s', (f, y, s, r) => expect(formatRecordNumber(f, y, s)).toBe(r));
 });
 
 describe('copy merge (INTERFACE §4.1 copy rule 1)', () => {

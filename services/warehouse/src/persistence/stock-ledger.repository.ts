@@ -5,11 +5,10 @@
  * are in `domain/`.
  */
 import { type Dec, dec, fmt } from '@bm/money';
-import type { EntityManager } from '@bm/service-kit';
+import { type EntityManager, takeRecordNumber as takeNumber } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import type { LaterBalance } from '../domain/availability.js';
 import type { Layer } from '../domain/fifo.js';
-import { formatRecordNumber } from '../domain/record-number.js';
 import type { KeyState } from '../domain/valuation.js';
 import { StockBalanceEntity, ValuationLayerEntity } from './entities.js';
 
@@ -237,28 +236,13 @@ export async function nextSeqs(em: EntityManager, n: number): Promise<string[]> 
   return rows.map((r) => r.seq);
 }
 
-/**
- * The next record number of an ordner for `year` (DESIGN §5): gapless per ordner and year because the
- * counter row stays locked until the document's transaction ends and rolls back with it. A number that a
- * client already used by hand is skipped. `exists` tells whether a number is taken in the document table.
- */
-export async function takeRecordNumber(
+/** The next record number of an ordner for `year` in the warehouse schema (see service-kit). */
+export const takeRecordNumber = (
   em: EntityManager,
   companyId: string,
   ordner: { id: string; numberFormat: string },
   year: number,
   exists: (n: string) => Promise<boolean>,
-): Promise<string> {
-  for (;;) {
-    const [row] = await em.execute<{ last_value: number }[]>(
-      `insert into "warehouse"."ordner_counter" ("company_id", "ordner_id", "year", "last_value") values (?, ?, ?, 1)
-       on conflict ("ordner_id", "year") do update set "last_value" = "ordner_counter"."last_value" + 1
-       returning "last_value"`,
-      [companyId, ordner.id, year],
-    );
-    const n = formatRecordNumber(ordner.numberFormat, year, Number(row.last_value));
-    if (!(await exists(n))) return n;
-  }
-}
+) => takeNumber(em, 'warehouse', companyId, ordner, year, exists);
 
 export { fmt };

@@ -1,0 +1,244 @@
+/**
+ * VAT code selection for sales invoices (INTERFACE §2.4 vatID/vatCode/vatRate/vatParagraphID;
+ * DESIGN §6 "Country of taxation", "VAT code of the invoice"). Pure: no ORM, no NATS.
+ *
+ * Chain, for the invoice and then for each row (a row falls back to the invoice's code):
+ * `vatID` (type O) → `vatCode` (type O, case-sensitive, of the country of taxation) → `vatRate` (the code
+ * of that rate for the country of taxation, kind chosen by `vatNumber` and `partnerNumber3`) → default
+ * (standard rate of the country of taxation). Every code must be valid on the tax point. Each refusal is
+ * a {@link VatRefusal} that says why.
+ */
+import { type Dec, dec } from '@bm/money';
+import { EU_MEMBER_STATES } from './eu-vat-rates.js';
+
+export type VatKind = 'standard' | 'reduced' | 'zero' | 'exempt' | 'intraCommunity' | 'export' | 'oss';
+
+export interface VatParagraph {
+  id: string;
+  code: string;
+  isDefault: boolean;
+}
+
+export interface VatCodeDef {
+  id: string;
+  code: string;
+  type: 'O' | 'I';
+  country: string;
+  rate: string;
+  validFrom: string;
+  validTo: string | null;
+  kind: VatKind;
+  paragraphs: VatParagraph[];
+}
+
+/** The seller's tax profile (DESIGN §6 "Company tax profile"). */
+export interface TaxProfile {
+  country: string;
+  vatNumber: string | null;
+  ossRegistered: boolean;
+}
+
+/** The invoice-level facts that decide the country of taxation. */
+export interface TaxParties {
+  /** Creditor's VAT number given on the invoice (else the company's). */
+  vatNumber?: string | null;
+  partnerCountry?: string | null;
+  partnerNumber3?: string | null;
+  /** `dateDelivery`, else `dateCreated`. */
+  taxPoint: string;
+}
+
+export interface VatChoice {
+  vatID?: string | null;
+  vatCode?: string | null;
+  vatRate?: string | null;
+  vatParagraphID?: string | null;
+}
+
+/** Why a VAT choice was refused; `field` names the input field (`vatCode`, `rows.2.vatRate`, …). */
+export class VatRefusal extends Error {
+  constructor(
+    readonly code: 'VatCodeNotValid' | 'VatParagraphNotValid',
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const EU = new Set<string>(EU_MEMBER_STATES);
+/** Country of a VAT number prefix (Greek numbers use EL, Northern Ireland XI). */
+export const countryOfVatNumber = (vatNumber: string | null | undefined): string | null => {
+  const p = vatNumber?.trim().slice(0, 2).toUpperCase();
+  if (!p || !/^[A-Z]{2}$/.test(p)) return null;
+  return p === 'EL' ? 'GR' : p;
+};
+
+export interface Taxation {
+  /** The country whose VAT applies. */
+  country: string;
+  /** The creditor's VAT-administering country. */
+  creditorCountry: string;
+  oss: boolean;
+}
+
+/**
+ * Country of taxation (DESIGN §6): OSS when the company is OSS-registered, the partner is a consumer
+ * (no `partnerNumber3`) and `partnerCountry` is another EU member state; otherwise the creditor's country
+ * (prefix of `vatNumber`, else of the company's VAT number, else the company's country).
+ */
+export function countryOfTaxation(profile: TaxProfile, parties: TaxParties): Taxation {
+  const creditorCountry =
+    countryOfVatNumber(parties.vatNumber) ?? countryOfVatNumber(profile.vatNumber) ?? profile.country;
+  const partnerCountry = parties.partnerCountry?.toUpperCase();
+  const oss =
+    profile.ossRegistered &&
+    !parties.partnerNumber3?.trim() &&
+    !!partnerCountry &&
+    EU.has(partnerCountry) &&
+    partnerCountry !== creditorCountry;
+  return { country: oss ? partnerCountry! : creditorCountry, creditorCountry, oss };
+}
+
+const validOn = (c: VatCodeDef, day: string) => c.validFrom <= day && (!c.validTo || day <= c.validTo);
+const validity = (c: VatCodeDef) => `${c.validFrom} – ${c.validTo ?? '…'}`;
+
+/** The kind a `vatRate` means for these parties: 0 % to an EU business is intra-Community, etc. */
+function kindsForRate(rate: Dec, t: Taxation, parties: TaxParties): VatKind[] {
+  if (t.oss) return ['oss'];
+  if (rate.isZero()) {
+    const partnerVatCountry = countryOfVatNumber(parties.partnerNumber3);
+    const partnerCountry = parties.partnerCountry?.toUpperCase() ?? partnerVatCountry;
+    if (partnerVatCountry && EU.has(partnerVatCountry) && partnerVatCountry !== t.creditorCountry)
+      return ['intraCommunity'];
+    if (partnerCountry && !EU.has(partnerCountry) && partnerCountry !== t.creditorCountry) return ['export'];
+    return ['exempt', 'zero'];
+  }
+  return ['standard', 'reduced'];
+}
+
+/** Checks the common rules of a named code (type, date, country, OSS). */
+function checkCode(c: VatCodeDef, t: Taxation, parties: TaxParties, field: string): VatCodeDef {
+  if (c.type !== 'O')
+    throw new VatRefusal(
+      'VatCodeNotValid',
+      field,
+      `VAT code ${c.code} is of type ${c.type} (input); a sales invoice needs type O`,
+    );
+  if (c.kind === 'oss' && !parties.partnerCountry) {
+    throw new VatRefusal(
+      'VatCodeNotValid',
+      field,
+      `VAT code ${c.code} is an OSS code of ${c.country}: partnerCountry must be set`,
+    );
+  }
+  if (c.country !== t.country) {
+    throw new VatRefusal(
+      'VatCodeNotValid',
+      field,
+      `VAT code ${c.code} is for ${c.country}, but the country of taxation is ${t.country}${t.oss ? ' (OSS: consumer in another member state)' : ''}`,
+    );
+  }
+  if (!validOn(c, parties.taxPoint)) {
+    throw new VatRefusal(
+      'VatCodeNotValid',
+      field,
+      `VAT code ${c.code} is valid ${validity(c)}, not on the tax point ${parties.taxPoint}`,
+    );
+  }
+  return c;
+}
+
+/**
+ * Selects a VAT code. `fallback` is the invoice's code for a row (undefined for the invoice itself, which
+ * then falls back to the default code). `prefix` names the fields (`` or `rows.3.`).
+ */
+export function selectVatCode(
+  codes: readonly VatCodeDef[],
+  t: Taxation,
+  parties: TaxParties,
+  choice: VatChoice,
+  prefix: string,
+  fallback?: VatCodeDef,
+): VatCodeDef {
+  if (choice.vatID) {
+    const c = codes.find((x) => x.id === choice.vatID);
+    if (!c) throw new VatRefusal('VatCodeNotValid', `${prefix}vatID`, 'no VAT code with this id');
+    return checkCode(c, t, parties, `${prefix}vatID`);
+  }
+  if (choice.vatCode) {
+    const c = codes.find((x) => x.code === choice.vatCode);
+    if (!c) {
+      const other = codes.find((x) => x.code.toLowerCase() === choice.vatCode!.toLowerCase());
+      throw new VatRefusal(
+        'VatCodeNotValid',
+        `${prefix}vatCode`,
+        other
+          ? `no VAT code ${choice.vatCode}; codes are case-sensitive (did you mean ${other.code}?)`
+          : `no VAT code ${choice.vatCode}`,
+      );
+    }
+    return checkCode(c, t, parties, `${prefix}vatCode`);
+  }
+  if (choice.vatRate !== undefined && choice.vatRate !== null) {
+    const rate = dec(choice.vatRate);
+    const kinds = kindsForRate(rate, t, parties);
+    const found = codes
+      .filter(
+        (c) =>
+          c.type === 'O' && c.country === t.country && dec(c.rate).eq(rate) && validOn(c, parties.taxPoint),
+      )
+      .sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind))
+      .find((c) => kinds.includes(c.kind));
+    if (!found) {
+      throw new VatRefusal(
+        'VatCodeNotValid',
+        `${prefix}vatRate`,
+        `no ${kinds.join('/')} VAT code with rate ${choice.vatRate} % for ${t.country} on ${parties.taxPoint}`,
+      );
+    }
+    return found;
+  }
+  if (fallback) return fallback;
+  const defaults = codes
+    .filter(
+      (c) =>
+        c.type === 'O' &&
+        c.country === t.country &&
+        c.kind === (t.oss ? 'oss' : 'standard') &&
+        validOn(c, parties.taxPoint),
+    )
+    .sort((a, b) => dec(b.rate).comparedTo(dec(a.rate)));
+  if (!defaults.length) {
+    throw new VatRefusal(
+      'VatCodeNotValid',
+      `${prefix}vatCode`,
+      `no standard VAT code for ${t.country} on ${parties.taxPoint}`,
+    );
+  }
+  return defaults[0];
+}
+
+/**
+ * The paragraph of a code (DESIGN §6): the given one, which must belong to the code; else `inherited`
+ * (the invoice's paragraph, for a row) when it belongs to the code; else the code's default; else none.
+ */
+export function selectParagraph(
+  code: VatCodeDef,
+  given: string | null | undefined,
+  field: string,
+  inherited?: string | null,
+): string | null {
+  if (given) {
+    if (!code.paragraphs.some((p) => p.id === given)) {
+      throw new VatRefusal(
+        'VatParagraphNotValid',
+        field,
+        `the paragraph does not belong to VAT code ${code.code}`,
+      );
+    }
+    return given;
+  }
+  if (inherited && code.paragraphs.some((p) => p.id === inherited)) return inherited;
+  return code.paragraphs.find((p) => p.isDefault)?.id ?? null;
+}

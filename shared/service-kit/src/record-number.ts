@@ -1,0 +1,44 @@
+/**
+ * Record numbers (DESIGN §5 "Record numbers"; the same rule for invoices, §6): generated from an
+ * ordner's counter per year of the document's date, gapless and safe under concurrency because the
+ * counter row stays locked until the document's transaction ends and rolls back with it.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Formats record number `seq` of `year` with an ordner's format: `{yyyy}`, `{yy}` and one `{seq}` /
+ * `{seq:N}` (zero-padded to N). `formatRecordNumber('VY{yyyy}{seq:5}', 2025, 7)` → `VY202500007`.
+ */
+export function formatRecordNumber(format: string, year: number, seq: number): string {
+  return format
+    .replace(/\{yyyy\}/g, String(year).padStart(4, '0'))
+    .replace(/\{yy\}/g, String(year % 100).padStart(2, '0'))
+    .replace(/\{seq(?::(\d{1,2}))?\}/g, (_m, width?: string) =>
+      String(seq).padStart(width ? Number(width) : 1, '0'),
+    );
+}
+
+/**
+ * Takes the next record number of an ordner for `year` from `<schema>.ordner_counter`. A number that a
+ * client already used by hand (`exists`) is skipped. Call it as late as possible in the transaction:
+ * documents of the same ordner wait for each other from here to the commit.
+ */
+export async function takeRecordNumber(
+  em: EntityManager,
+  schema: string,
+  companyId: string,
+  ordner: { id: string; numberFormat: string },
+  year: number,
+  exists: (n: string) => Promise<boolean>,
+): Promise<string> {
+  for (;;) {
+    const [row] = await em.execute<{ last_value: number }[]>(
+      `insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value") values (?, ?, ?, 1)
+       on conflict ("ordner_id", "year") do update set "last_value" = "ordner_counter"."last_value" + 1
+       returning "last_value"`,
+      [companyId, ordner.id, year],
+    );
+    const n = formatRecordNumber(ordner.numberFormat, year, Number(row.last_value));
+    if (!(await exists(n))) return n;
+  }
+}
