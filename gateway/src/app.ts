@@ -18,6 +18,7 @@ import type { IdentityService } from './identity/identity.service.js';
 import { auth } from './middleware/auth.js';
 import { requestId } from './middleware/request-id.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
+import { invoiceOperations } from './routes/invoices.routes.js';
 import { masterDataOperations } from './routes/master-data.routes.js';
 import { type GatewayEnv, type Operation, registerOperations } from './routes/operation.js';
 import { warehouseOperations } from './routes/warehouse.routes.js';
@@ -180,7 +181,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   registerAdminRoutes(app, deps.identity, deps.config.ADMIN_TOKEN);
   registerOperations(
     app,
-    [...warehouseOperations, ...masterDataOperations, ...(deps.operations ?? [])],
+    [...warehouseOperations, ...invoiceOperations, ...masterDataOperations, ...(deps.operations ?? [])],
     { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
     [authenticate, negotiate],
   );

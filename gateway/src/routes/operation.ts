@@ -28,6 +28,15 @@ export interface OperationInput {
   params: any;
 }
 
+/** A reply whose schema and XML root the operation picks at run time (e.g. a page or a record). */
+export class Rendered {
+  constructor(
+    readonly value: unknown,
+    readonly reply: z.ZodType,
+    readonly xmlRoot: string,
+  ) {}
+}
+
 export interface Operation {
   method: 'get' | 'post' | 'put';
   /** OpenAPI-style path, e.g. `/1.6/items/{id}`. */
@@ -172,6 +181,8 @@ export function handlerFor(
     }
     if (errors.length) throw validationFailed(errors);
     const result = await op.run(input, call);
+    if (result instanceof Rendered)
+      return render(c, op.status ?? 200, result.xmlRoot, result.reply, result.value, c.get('format'));
     return render(c, op.status ?? 200, op.xmlRoot, op.reply, result, c.get('format'));
   };
 }

@@ -1,23 +1,43 @@
-/** The invoicing service: registers its endpoints on NATS (queue group `invoicing`). */
-import { type RunningService, startService } from '@bm/service-kit';
+/** The invoicing service: endpoints on NATS (queue group `invoicing`), outbox relay, stock-issued consumer. */
+import { type OutboxRelay, type RunningService, startOutboxRelay, startService } from '@bm/service-kit';
+import type { InvoicingDeps } from './application/sales-invoice.service.js';
 import type { Config } from './config.js';
+import { startStockIssuedConsumer } from './consumers/stock-issued.consumer.js';
+import { registerInvoices } from './handlers/invoices.handlers.js';
 import { registerLookups } from './handlers/lookups.handlers.js';
 import { registerMasterData } from './handlers/master-data.handlers.js';
 import { registerProvision } from './handlers/provision.handler.js';
+import { SCHEMA } from './persistence/entities.js';
 import { ormOptions } from './persistence/orm-options.js';
 
+export interface InvoicingService extends RunningService {
+  relay: () => OutboxRelay | undefined;
+}
+
 /** Starts one replica of the invoicing service. */
-export function startInvoicing(config: Config): Promise<RunningService> {
-  return startService({
+export async function startInvoicing(config: Config): Promise<InvoicingService> {
+  let relay: OutboxRelay | undefined;
+  const running = await startService({
     name: 'invoicing',
     databaseUrl: config.DATABASE_URL,
     natsUrl: config.NATS_URL,
     logLevel: config.LOG_LEVEL,
     orm: ormOptions,
     register: (kit) => {
+      const deps: InvoicingDeps = { kit, kickOutbox: () => relay?.kick() };
       registerMasterData(kit);
       registerProvision(kit);
       registerLookups(kit);
+      registerInvoices(deps);
+    },
+    afterStart: async (kit) => {
+      relay = startOutboxRelay({ orm: kit.orm, nc: kit.nc, log: kit.log, schema: SCHEMA });
+      const stopConsumer = startStockIssuedConsumer(kit);
+      return async () => {
+        await stopConsumer();
+        await relay!.stop();
+      };
     },
   });
+  return { ...running, relay: () => relay };
 }

@@ -1,9 +1,9 @@
 /**
  * Lookups other services ask invoicing for: the accounting period of a document (DESIGN §5 "Period")
- * and sales invoices as copy sources for issue cards.
+ (the sales-invoice copy source is served with the invoices).
  */
-import { getSalesInvoiceCopySource, resolvePeriod } from '@bm/contracts';
-import { ErrorCode, notFound, unprocessable } from '@bm/errors';
+import { resolvePeriod } from '@bm/contracts';
+import { ErrorCode, unprocessable } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import { type Ctx, pick, type ServiceKit } from '@bm/service-kit';
 import { PeriodEntity } from '../persistence/entities.js';
@@ -34,16 +34,6 @@ export function registerLookups(kit: ServiceKit): void {
         });
       }
       return pick(p, ['id', 'code', 'dateFrom', 'dateTo', 'closed']);
-    },
-    kit.serveOpts,
-  );
-
-  // Sales invoices arrive with issue #5; until then no id is a sales invoice.
-  serve<typeof getSalesInvoiceCopySource, X>(
-    kit.service,
-    getSalesInvoiceCopySource,
-    async () => {
-      throw notFound('Sales invoice');
     },
     kit.serveOpts,
   );

@@ -142,6 +142,229 @@ export const OrdnerEntity = defineEntity({
   uniques: [{ properties: ['companyId', 'code'] }],
 });
 
+const money = () => p.decimal('string').precision(18).scale(2);
+const qty = () => p.decimal('string').precision(18).scale(4);
+
+/** Gapless record-number counter per ordner and year (DESIGN §5 "Record numbers", §6). */
+export const OrdnerCounterEntity = defineEntity({
+  name: 'OrdnerCounter',
+  tableName: 'ordner_counter',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    companyId: p.uuid(),
+    ordnerId: p.uuid().primary(),
+    year: p.integer().primary(),
+    lastValue: p.integer(),
+  },
+});
+
+/** Sales invoice header (INTERFACE §2.4) with the computed totals and state. */
+export const SalesInvoiceEntity = defineEntity({
+  name: 'SalesInvoice',
+  tableName: 'sales_invoice',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    ordnerId: p.uuid(),
+    warehouseId: p.uuid(),
+    recordNumber: p.string().length(30),
+    tags: p.array(),
+    partnerId: p.uuid().nullable(),
+    partnerDetail: p.text().nullable(),
+    partnerAddress: p.text().nullable(),
+    partnerCountry: p.string().length(2).nullable(),
+    partnerNumber3: p.string().length(20).nullable(),
+    deliveryTypeId: p.uuid().nullable(),
+    paymentTypeId: p.uuid().nullable(),
+    bankAccountId: p.uuid().nullable(),
+    symbolVariable: p.string().length(10).nullable(),
+    symbolConstant: p.string().length(4).nullable(),
+    symbolSpecific: p.string().length(10).nullable(),
+    dateCreated: p.date(),
+    dateAccounting: p.date(),
+    dateDelivery: p.date().nullable(),
+    periodId: p.uuid(),
+    vatPeriod: p.string().length(7),
+    dateValidTo: p.date().nullable(),
+    commentAboveItems: p.text().nullable(),
+    commentBelowItems: p.text().nullable(),
+    vatId: p.uuid(),
+    vatCode: p.string().length(20),
+    vatNumber: p.string().length(20).nullable(),
+    vatRate: p.decimal('string').precision(5).scale(2),
+    vatParagraphId: p.uuid().nullable(),
+    bonusPercent: p.decimal('string').precision(5).scale(2).nullable(),
+    orderRecordNo: p.string().length(30).nullable(),
+    warehouseRecordNo: p.string().length(30).nullable(),
+    costCenterId: p.uuid().nullable(),
+    costUnitId: p.uuid().nullable(),
+    personId: p.uuid().nullable(),
+    projectId: p.uuid().nullable(),
+    mode: p.string().length(10),
+    currency: p.string().length(3),
+    sumBase: money(),
+    sumVat: money(),
+    sumTotal: money(),
+    vatSummary: p.json(),
+    cancelled: p.boolean(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+  uniques: [{ properties: ['companyId', 'recordNumber'] }],
+  indexes: [
+    {
+      // The list view's order (DESIGN §6): newest first, stable; an index-only walk serves any page.
+      name: 'sales_invoice_list_index',
+      expression:
+        'create index "sales_invoice_list_index" on "invoicing"."sales_invoice" ("company_id", "date_created" desc, "record_number" desc, "id")',
+    },
+  ],
+});
+
+export const SalesInvoiceRowEntity = defineEntity({
+  name: 'SalesInvoiceRow',
+  tableName: 'sales_invoice_row',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    invoiceId: p.uuid().index(),
+    rowNo: p.integer(),
+    itemId: p.uuid().nullable(),
+    unitId: p.uuid().nullable(),
+    code: p.string().length(30).nullable(),
+    name: p.string().nullable(),
+    quantity: qty(),
+    price: qty(),
+    priceBrutto: qty(),
+    vatId: p.uuid(),
+    vatCode: p.string().length(20),
+    vatRate: p.decimal('string').precision(5).scale(2),
+    vatParagraphId: p.uuid().nullable(),
+    sumBase: money(),
+    sumVat: money(),
+    sumTotal: money(),
+  },
+});
+
+export const PaymentEntity = defineEntity({
+  name: 'Payment',
+  tableName: 'payment',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    invoiceId: p.uuid().index(),
+    amount: money(),
+    date: p.date(),
+    createdAt: p.datetime(),
+  },
+});
+
+export const PurchaseInvoiceEntity = defineEntity({
+  name: 'PurchaseInvoice',
+  tableName: 'purchase_invoice',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    partnerId: p.uuid(),
+    ordnerId: p.uuid(),
+    dateCreated: p.date(),
+    recordNumber: p.string().length(30),
+    externalRecordNumber: p.string().length(50).nullable(),
+    partner: p.text().nullable(),
+    dateValidTo: p.date().nullable(),
+    dateAccounting: p.date(),
+    dateDelivery: p.date().nullable(),
+    periodId: p.uuid(),
+    currency1: p.string().length(3),
+    vatPeriod: p.string().length(7),
+    sum: money(),
+    localSum: money(),
+    createdAt: p.datetime(),
+  },
+  uniques: [{ properties: ['companyId', 'recordNumber'] }],
+  indexes: [
+    {
+      name: 'purchase_invoice_list_index',
+      expression:
+        'create index "purchase_invoice_list_index" on "invoicing"."purchase_invoice" ("company_id", "date_created" desc, "record_number" desc, "id")',
+    },
+  ],
+});
+
+export const PurchaseInvoiceRowEntity = defineEntity({
+  name: 'PurchaseInvoiceRow',
+  tableName: 'purchase_invoice_row',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    invoiceId: p.uuid().index(),
+    rowNo: p.integer(),
+    itemId: p.uuid().nullable(),
+    itemsAmount: qty(),
+    code: p.string().length(30).nullable(),
+    name: p.string(),
+    description: p.text().nullable(),
+    bonus: qty().nullable(),
+    bonusPercent: p.decimal('string').precision(5).scale(2).nullable(),
+    price: qty(),
+    localSum: money(),
+    sum: money(),
+  },
+});
+
+/** Accounting entries of invoices (DESIGN §6: receivable/revenue/VAT, payable/cost/VAT). */
+export const AccountingEntryEntity = defineEntity({
+  name: 'AccountingEntry',
+  tableName: 'accounting_entry',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenant(),
+    documentId: p.uuid().index(),
+    lineNo: p.integer(),
+    debitAccount: p.string().length(20),
+    creditAccount: p.string().length(20),
+    amount: money(),
+    description: p.string(),
+  },
+});
+
+/** Transactional outbox (DESIGN §1). */
+export const OutboxEntity = defineEntity({
+  name: 'OutboxEvent',
+  tableName: 'outbox',
+  schema: SCHEMA,
+  properties: {
+    id: p.uuid().primary(),
+    companyId: p.uuid(),
+    subject: p.string(),
+    payload: p.json(),
+    createdAt: p.datetime(),
+    publishedAt: p.datetime().nullable(),
+  },
+  indexes: [
+    {
+      name: 'outbox_unpublished_index',
+      expression:
+        'create index "outbox_unpublished_index" on "invoicing"."outbox" ("created_at") where "published_at" is null',
+    },
+  ],
+});
+
+/** Events already handled by a consumer (idempotent consumers, DESIGN §1). */
+export const ProcessedEventEntity = defineEntity({
+  name: 'ProcessedEvent',
+  tableName: 'processed_event',
+  schema: SCHEMA,
+  properties: { eventId: p.uuid().primary(), consumer: p.string().length(50), processedAt: p.datetime() },
+});
+
 export const entities = [
   CompanyProfileEntity,
   PartnerEntity,
@@ -151,4 +374,13 @@ export const entities = [
   BankAccountEntity,
   CodeListEntity,
   OrdnerEntity,
+  OrdnerCounterEntity,
+  SalesInvoiceEntity,
+  SalesInvoiceRowEntity,
+  PaymentEntity,
+  PurchaseInvoiceEntity,
+  PurchaseInvoiceRowEntity,
+  AccountingEntryEntity,
+  OutboxEntity,
+  ProcessedEventEntity,
 ];

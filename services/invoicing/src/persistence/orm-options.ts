@@ -1,9 +1,13 @@
 /** ORM options of the invoicing service: its schema, entities and ordered migrations. */
 import { entities, SCHEMA } from './entities.js';
 import { Migration20261122000000 } from './migrations/Migration20261122000000.js';
+import { Migration20261122000100 } from './migrations/Migration20261122000100.js';
 
 export const ormOptions = {
   schema: SCHEMA,
   entities,
-  migrations: [{ name: 'Migration20261122000000', class: Migration20261122000000 }],
+  migrations: [
+    { name: 'Migration20261122000000', class: Migration20261122000000 },
+    { name: 'Migration20261122000100', class: Migration20261122000100 },
+  ],
 };

@@ -10,6 +10,8 @@ import {
   listLotNumbers,
   type Ordner,
   reports,
+  resolveCatalog,
+  resolveWarehouse,
   units,
   warehouseOrdners,
   warehouses,
@@ -119,6 +121,38 @@ export function registerMasterData(kit: ServiceKit): void {
     },
     toDtos: (rows) => rows.map(ordnerDto),
   });
+
+  serve<typeof resolveWarehouse, { em: Ctx['em'] }>(
+    kit.service,
+    resolveWarehouse,
+    async ({ id, code }, ctx) => {
+      const w = await ctx.em.findOne(WarehouseEntity, id ? { id } : { code: code ?? '' });
+      if (!w) throw notFound('Warehouse');
+      return pick(w, warehouseFields) as any;
+    },
+    kit.serveOpts,
+  );
+  serve<typeof resolveCatalog, { em: Ctx['em'] }>(
+    kit.service,
+    resolveCatalog,
+    async (q, ctx) => {
+      const items =
+        q.itemIds.length || q.itemCodes.length
+          ? await ctx.em.find(ItemEntity, {
+              $or: [{ id: { $in: q.itemIds } }, { code: { $in: q.itemCodes } }],
+            })
+          : [];
+      const unitIds = [
+        ...new Set([...q.unitIds, ...items.map((i) => i.unitId).filter((x): x is string => !!x)]),
+      ];
+      const units =
+        unitIds.length || q.unitCodes.length
+          ? await ctx.em.find(UnitEntity, { $or: [{ id: { $in: unitIds } }, { code: { $in: q.unitCodes } }] })
+          : [];
+      return { items: await itemDtos(items, ctx), units: units.map((u) => pick(u, ['id', 'code', 'name'])) };
+    },
+    kit.serveOpts,
+  );
 
   serve<typeof createLotNumber, { em: Ctx['em'] }>(
     kit.service,

@@ -82,3 +82,22 @@ export const listLotNumbers = defineContract({
   request: PageQuery.extend({ itemId: Guid() }),
   reply: Page(LotNumber),
 });
+
+/** A warehouse by id or code, for documents of other services (404 when the company has none). */
+export const resolveWarehouse = defineContract({
+  subject: 'warehouse.warehouses.resolve',
+  request: z.object({ id: Guid().nullable().optional(), code: z.string().nullable().optional() }),
+  reply: Warehouse,
+});
+
+/** Items and units by ids and codes in one request (no per-row requests); unknown ones are simply absent. */
+export const resolveCatalog = defineContract({
+  subject: 'warehouse.catalog.resolve',
+  request: z.object({
+    itemIds: z.array(Guid()).max(5000).default([]),
+    itemCodes: z.array(z.string()).max(5000).default([]),
+    unitIds: z.array(Guid()).max(5000).default([]),
+    unitCodes: z.array(z.string()).max(5000).default([]),
+  }),
+  reply: z.object({ items: z.array(Item), units: z.array(CodeList) }),
+});

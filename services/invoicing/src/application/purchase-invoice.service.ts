@@ -1,0 +1,291 @@
+/**
+ * Purchase invoices (INTERFACE §2.3, §4.2; DESIGN §6): create, get and list.
+ * Row `sum` defaults to round(itemsAmount × (price − bonus) × (1 − bonusPercent / 100)); `localSum` is
+ * the same in the company currency and is required for another `currency1`. The VAT period `Period`
+ * (`YYYY-MM`) defaults to the month of `dateDelivery`, else of `dateCreated`; `PeriodYear` must agree.
+ */
+import {
+  type AccountingEntry,
+  DEFAULT_PAGE_SIZE,
+  type InvoiceEvent,
+  InvoiceEventSubjects,
+  type Page,
+  type PageQuery,
+  type PurchaseInvoice,
+  type PurchaseInvoiceInput,
+} from '@bm/contracts';
+import {
+  AppError,
+  ErrorCode,
+  ErrorKind,
+  type FieldError,
+  notFound,
+  referenceNotFound,
+  validationFailed,
+} from '@bm/errors';
+import { dec, fmt, sum } from '@bm/money';
+import { type Ctx, takeRecordNumber } from '@bm/service-kit';
+import { purchaseRowSum } from '../domain/invoice-calculation.js';
+import {
+  AccountingEntryEntity,
+  OutboxEntity,
+  PurchaseInvoiceEntity,
+  PurchaseInvoiceRowEntity,
+} from '../persistence/entities.js';
+import {
+  companyProfile,
+  resolveOrdner,
+  resolvePartner,
+  resolvePeriodLocal,
+  resolveRowsCatalog,
+} from './references.js';
+import type { InvoicingDeps } from './sales-invoice.service.js';
+
+/** Accounts of purchase invoices (Slovak chart): goods in acquisition, services, suppliers. */
+export const PURCHASE_ACCOUNTS = { goods: '131', services: '518', payable: '321' } as const;
+
+type Row = InstanceType<typeof PurchaseInvoiceEntity.class>;
+type RowRow = InstanceType<typeof PurchaseInvoiceRowEntity.class>;
+type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
+
+function dto(inv: Row, rows: RowRow[], entries: EntryRow[]): PurchaseInvoice {
+  return {
+    id: inv.id,
+    partnerId: inv.partnerId,
+    ordnerId: inv.ordnerId,
+    dateCreated: inv.dateCreated,
+    recordNumber: inv.recordNumber,
+    externalRecordNumber: inv.externalRecordNumber ?? null,
+    partner: inv.partner ?? null,
+    dateValidTo: inv.dateValidTo ?? null,
+    dateAccounting: inv.dateAccounting,
+    dateDelivery: inv.dateDelivery ?? null,
+    periodId: inv.periodId,
+    currency1: inv.currency1,
+    rows: rows
+      .sort((a, b) => a.rowNo - b.rowNo)
+      .map((r) => ({
+        id: r.id,
+        itemId: r.itemId ?? null,
+        itemsAmount: r.itemsAmount,
+        code: r.code ?? null,
+        name: r.name,
+        description: r.description ?? null,
+        bonus: r.bonus ?? null,
+        bonusPercent: r.bonusPercent ?? null,
+        price: r.price,
+        localSum: r.localSum,
+        sum: r.sum,
+      })),
+    PeriodYear: inv.vatPeriod.slice(0, 4),
+    Period: inv.vatPeriod,
+    sum: inv.sum,
+    localSum: inv.localSum,
+    accountingEntries: entries
+      .sort((a, b) => a.lineNo - b.lineNo)
+      .map((e) => ({
+        debitAccount: e.debitAccount,
+        creditAccount: e.creditAccount,
+        amount: e.amount,
+        description: e.description,
+      })),
+  };
+}
+
+/** `GET /1.6/purchase/invoices/{id}` (extension). */
+export async function getPurchaseInvoice(ctx: Ctx, id: string): Promise<PurchaseInvoice> {
+  const inv = await ctx.em.findOne(PurchaseInvoiceEntity, { id });
+  if (!inv) throw notFound('Purchase invoice');
+  const [rows, entries] = await Promise.all([
+    ctx.em.find(PurchaseInvoiceRowEntity, { invoiceId: id }),
+    ctx.em.find(AccountingEntryEntity, { documentId: id }),
+  ]);
+  return dto(inv, rows, entries);
+}
+
+/**
+ * `POST /1.6/purchase/invoices`. Errors: 400 ValidationFailed (localSum missing for a foreign currency,
+ * PeriodYear not agreeing with Period); 409 DuplicateRecordNumber; 422 ReferenceNotFound, PeriodNotFound, PeriodClosed.
+ */
+export async function createPurchaseInvoice(
+  deps: InvoicingDeps,
+  ctx: Ctx,
+  input: PurchaseInvoiceInput,
+): Promise<PurchaseInvoice> {
+  const em = ctx.em;
+  const profile = await companyProfile(em);
+  const currency = input.currency1 ?? profile.currency;
+  const rowsIn = input.rows ?? [];
+  const errors: FieldError[] = [];
+  const vatPeriod = input.Period ?? (input.dateDelivery ?? input.dateCreated).slice(0, 7);
+  if (input.PeriodYear && input.PeriodYear !== vatPeriod.slice(0, 4)) {
+    errors.push({ path: 'PeriodYear', message: `must be the year of Period ${vatPeriod}` });
+  }
+  const rows = rowsIn.map((r, i) => {
+    const s = r.sum ?? purchaseRowSum(r.itemsAmount, r.price, r.bonus, r.bonusPercent);
+    let localSum = r.localSum ?? null;
+    if (currency === profile.currency) {
+      if (localSum !== null && !dec(localSum).eq(dec(s)))
+        errors.push({ path: `rows.${i}.localSum`, message: `must equal sum (${s}) in the company currency` });
+      localSum = s;
+    } else if (localSum === null) {
+      errors.push({
+        path: `rows.${i}.localSum`,
+        message: `required: the invoice is in ${currency}, the company books in ${profile.currency}`,
+      });
+    }
+    return { ...r, sum: s, localSum: localSum ?? '0' };
+  });
+  if (errors.length) throw validationFailed(errors);
+  const partner = await resolvePartner(em, input.partnerId);
+  if (!partner) throw referenceNotFound('partnerId', 'partner');
+  const ordner = await resolveOrdner(em, input.ordnerId, undefined, 'PurchaseInvoice');
+  const dateAccounting = input.dateAccounting ?? input.dateCreated;
+  const period = await resolvePeriodLocal(em, input.periodId, dateAccounting);
+  const catalog = await resolveRowsCatalog(
+    deps.kit,
+    ctx,
+    rowsIn.map((r) => ({ itemId: r.itemId })),
+  );
+  const companyId = ctx.companyId!;
+  const now = new Date();
+  const id = crypto.randomUUID();
+  await em.transactional(async (tx) => {
+    const taken = async (n: string) => (await tx.count(PurchaseInvoiceEntity, { recordNumber: n })) > 0;
+    const given = input.recordNumber?.trim();
+    if (given && (await taken(given))) {
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.DuplicateRecordNumber,
+        `record number ${given} is already used`,
+        {
+          errors: [{ path: 'recordNumber', message: 'already used' }],
+        },
+      );
+    }
+    rows.forEach((r, i) =>
+      tx.create(PurchaseInvoiceRowEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        invoiceId: id,
+        rowNo: i + 1,
+        itemId: catalog[i].item?.id ?? null,
+        itemsAmount: r.itemsAmount,
+        code: r.code ?? catalog[i].item?.code ?? null,
+        name: r.name,
+        description: r.description ?? null,
+        bonus: r.bonus ?? null,
+        bonusPercent: r.bonusPercent ?? null,
+        price: r.price,
+        localSum: r.localSum,
+        sum: r.sum,
+      }),
+    );
+    await tx.flush();
+    const recordNumber =
+      given ||
+      (await takeRecordNumber(
+        tx,
+        'invoicing',
+        companyId,
+        ordner,
+        Number(input.dateCreated.slice(0, 4)),
+        taken,
+      ));
+    const totalLocal = sum(rows.map((r) => r.localSum));
+    tx.create(PurchaseInvoiceEntity, {
+      id,
+      companyId,
+      partnerId: partner.id,
+      ordnerId: ordner.id,
+      dateCreated: input.dateCreated,
+      recordNumber,
+      externalRecordNumber: input.externalRecordNumber ?? null,
+      partner: input.partner ?? [partner.name, partner.address].filter(Boolean).join('\n'),
+      dateValidTo: input.dateValidTo ?? null,
+      dateAccounting,
+      dateDelivery: input.dateDelivery ?? null,
+      periodId: period.id,
+      currency1: currency,
+      vatPeriod,
+      sum: fmt(sum(rows.map((r) => r.sum))),
+      localSum: fmt(totalLocal),
+      createdAt: now,
+    });
+    const byAccount = new Map<string, ReturnType<typeof dec>>();
+    rows.forEach((r, i) => {
+      const account =
+        catalog[i].item?.kind === 'stock' ? PURCHASE_ACCOUNTS.goods : PURCHASE_ACCOUNTS.services;
+      byAccount.set(account, (byAccount.get(account) ?? dec(0)).plus(dec(r.localSum)));
+    });
+    const entries: AccountingEntry[] = [...byAccount.entries()]
+      .filter(([, v]) => !v.isZero())
+      .map(([account, v]) => ({
+        debitAccount: account,
+        creditAccount: PURCHASE_ACCOUNTS.payable,
+        amount: fmt(v),
+        description: `Purchase invoice ${recordNumber}`,
+      }));
+    entries.forEach((e, i) =>
+      tx.create(AccountingEntryEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        documentId: id,
+        lineNo: i + 1,
+        ...e,
+      }),
+    );
+    const event: InvoiceEvent = {
+      eventId: crypto.randomUUID(),
+      companyId,
+      invoiceId: id,
+      recordNumber,
+      sumTotal: fmt(totalLocal),
+    };
+    tx.create(OutboxEntity, {
+      id: event.eventId,
+      companyId,
+      subject: InvoiceEventSubjects.purchaseInvoiceCreated,
+      payload: event,
+      createdAt: now,
+      publishedAt: null,
+    });
+  });
+  deps.kickOutbox();
+  return getPurchaseInvoice(ctx, id);
+}
+
+/** `GET /1.6/purchase/invoices/{page}`: 50 a page, newest first, with the partner's name. */
+export async function listPurchaseInvoices(ctx: Ctx, q: PageQuery): Promise<Page<any>> {
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
+  const [{ count }] = await ctx.em.execute<{ count: string }[]>(
+    `select count(*)::text as "count" from "invoicing"."purchase_invoice" where "company_id" = ?`,
+    [ctx.companyId],
+  );
+  const ids = await ctx.em.execute<{ id: string }[]>(
+    `select "id" from "invoicing"."purchase_invoice" where "company_id" = ?
+      order by "date_created" desc, "record_number" desc, "id" limit ? offset ?`,
+    [ctx.companyId, pageSize, (page - 1) * pageSize],
+  );
+  const rows = ids.length
+    ? await ctx.em.find(PurchaseInvoiceEntity, { id: { $in: ids.map((r) => r.id) } })
+    : [];
+  const partners = rows.length
+    ? await ctx.em.execute<{ id: string; name: string }[]>(
+        `select "id", "name" from "invoicing"."partner" where "id" in (${rows.map(() => '?').join(',')})`,
+        rows.map((r) => r.partnerId),
+      )
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    page,
+    pageSize,
+    totalCount: Number(count),
+    items: ids.map(({ id }) => {
+      const r = byId.get(id)!;
+      const { rows: _rows, accountingEntries: _e, ...head } = dto(r, [], []);
+      return { ...head, partnerName: partners.find((p) => p.id === r.partnerId)?.name ?? null };
+    }),
+  };
+}

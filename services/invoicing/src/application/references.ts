@@ -1,0 +1,176 @@
+/**
+ * References of invoices (DESIGN §2: an unknown id or code, or another company's, is 422
+ * ReferenceNotFound): local master data of invoicing, and warehouses, items and units asked from the
+ * warehouse service over NATS in one request each.
+ */
+import { type Item, type Period, resolveCatalog, resolveWarehouse } from '@bm/contracts';
+import { AppError, ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
+import { type RequestContext, request } from '@bm/messaging';
+import type { EntityManager, ServiceKit } from '@bm/service-kit';
+import {
+  BankAccountEntity,
+  CodeListEntity,
+  CompanyProfileEntity,
+  OrdnerEntity,
+  PartnerEntity,
+  PeriodEntity,
+} from '../persistence/entities.js';
+
+export type OrdnerRow = InstanceType<typeof OrdnerEntity.class>;
+export type PartnerRow = InstanceType<typeof PartnerEntity.class>;
+export type ProfileRow = InstanceType<typeof CompanyProfileEntity.class>;
+
+export async function companyProfile(em: EntityManager): Promise<ProfileRow> {
+  const p = await em.findOne(CompanyProfileEntity, {});
+  if (!p) throw unprocessable(ErrorCode.ReferenceNotFound, 'the company has no tax profile');
+  return p;
+}
+
+/** The ordner by id or code (or the company's default for the type); it must hold `documentType`. */
+export async function resolveOrdner(
+  em: EntityManager,
+  id: string | null | undefined,
+  code: string | undefined,
+  documentType: string,
+): Promise<OrdnerRow> {
+  const path = id ? 'ordnerId' : 'ordnerCode';
+  const o =
+    id || code
+      ? await em.findOne(OrdnerEntity, id ? { id } : { code: code! })
+      : await em.findOne(OrdnerEntity, { documentType }, { orderBy: { code: 'asc' } });
+  if (!o) throw referenceNotFound(path, 'ordner');
+  if (o.documentType !== documentType) {
+    throw unprocessable(
+      ErrorCode.ReferenceNotFound,
+      `ordner ${o.code} holds ${o.documentType} documents, not ${documentType}`,
+      {
+        errors: [{ path, message: `not a ${documentType} ordner` }],
+      },
+    );
+  }
+  return o;
+}
+
+export async function resolvePartner(
+  em: EntityManager,
+  id: string | null | undefined,
+): Promise<PartnerRow | null> {
+  if (!id) return null;
+  const p = await em.findOne(PartnerEntity, { id });
+  if (!p) throw referenceNotFound('partnerId', 'partner');
+  return p;
+}
+
+/** The accounting period (DESIGN §5 "Period"): by id, else the one containing `date`. 422 PeriodNotFound / PeriodClosed. */
+export async function resolvePeriodLocal(
+  em: EntityManager,
+  periodId: string | null | undefined,
+  date: string,
+  field = 'dateAccounting',
+): Promise<Period> {
+  const p = periodId
+    ? await em.findOne(PeriodEntity, { id: periodId })
+    : await em.findOne(PeriodEntity, { dateFrom: { $lte: date }, dateTo: { $gte: date } });
+  const path = periodId ? 'periodId' : field;
+  if (!p)
+    throw unprocessable(
+      ErrorCode.PeriodNotFound,
+      periodId ? 'the period does not exist' : `no accounting period contains ${date}`,
+      { errors: [{ path, message: 'no such period' }] },
+    );
+  if (p.closed)
+    throw unprocessable(ErrorCode.PeriodClosed, `period ${p.code} is closed`, {
+      errors: [{ path, message: `period ${p.code} is closed` }],
+    });
+  return { id: p.id, code: p.code, dateFrom: p.dateFrom, dateTo: p.dateTo, closed: p.closed };
+}
+
+/** Checks the code-list ids of a document (payment type, delivery type, cost center/unit, person, project). */
+export async function checkCodeLists(
+  em: EntityManager,
+  refs: Record<string, [list: string, id: string | null | undefined]>,
+): Promise<void> {
+  const wanted = Object.entries(refs).filter(([, [, id]]) => !!id);
+  if (!wanted.length) return;
+  const found = await em.find(CodeListEntity, { id: { $in: wanted.map(([, [, id]]) => id!) } });
+  for (const [path, [list, id]] of wanted) {
+    if (!found.some((f) => f.id === id && f.list === list)) throw referenceNotFound(path, list);
+  }
+}
+
+/** The bank account: the given one, else the company's default (null when it has none). */
+export async function resolveBankAccount(
+  em: EntityManager,
+  id: string | null | undefined,
+): Promise<string | null> {
+  if (id) {
+    if (!(await em.count(BankAccountEntity, { id })))
+      throw referenceNotFound('bankAccountId', 'bank account');
+    return id;
+  }
+  return (await em.findOne(BankAccountEntity, { isDefault: true }))?.id ?? null;
+}
+
+/** The warehouse by id or code, from the warehouse service. */
+export async function resolveWarehouseRemote(
+  kit: ServiceKit,
+  ctx: RequestContext,
+  id?: string,
+  code?: string,
+): Promise<string> {
+  const w = await request(kit.nc, resolveWarehouse, { id: id ?? null, code: code ?? null }, ctx).catch(
+    (e) => {
+      if (e instanceof AppError && e.code === ErrorCode.NotFound)
+        throw referenceNotFound(id ? 'warehouseId' : 'warehouseCode', 'warehouse');
+      throw e;
+    },
+  );
+  return w.id;
+}
+
+export interface RowCatalogRef {
+  itemId?: string | null;
+  itemCode?: string;
+  unitId?: string | null;
+  unitCode?: string;
+}
+
+export interface ResolvedCatalogRow {
+  item: Item | null;
+  unitId: string | null;
+}
+
+/** Items and units of the rows, in one NATS request (422 ReferenceNotFound naming the row). */
+export async function resolveRowsCatalog(
+  kit: ServiceKit,
+  ctx: RequestContext,
+  rows: RowCatalogRef[],
+): Promise<ResolvedCatalogRow[]> {
+  const itemIds = [...new Set(rows.map((r) => r.itemId).filter((x): x is string => !!x))];
+  const itemCodes = [...new Set(rows.filter((r) => !r.itemId && r.itemCode).map((r) => r.itemCode!))];
+  const unitIds = [...new Set(rows.map((r) => r.unitId).filter((x): x is string => !!x))];
+  const unitCodes = [...new Set(rows.map((r) => r.unitCode).filter((x): x is string => !!x))];
+  if (!itemIds.length && !itemCodes.length && !unitIds.length && !unitCodes.length)
+    return rows.map(() => ({ item: null, unitId: null }));
+  const cat = await request(kit.nc, resolveCatalog, { itemIds, itemCodes, unitIds, unitCodes }, ctx);
+  return rows.map((r, i) => {
+    let item: Item | null = null;
+    if (r.itemId || r.itemCode) {
+      item =
+        (r.itemId
+          ? cat.items.find((x) => x.id === r.itemId)
+          : cat.items.find((x) => x.code === r.itemCode)) ?? null;
+      if (!item) throw referenceNotFound(`rows.${i}.${r.itemId ? 'itemId' : 'itemCode'}`, 'item');
+    }
+    let unitId = item?.unitId ?? null;
+    if (r.unitId) {
+      if (!cat.units.some((u) => u.id === r.unitId)) throw referenceNotFound(`rows.${i}.unitId`, 'unit');
+      unitId = r.unitId;
+    } else if (r.unitCode) {
+      const u = cat.units.find((x) => x.code === r.unitCode);
+      if (!u) throw referenceNotFound(`rows.${i}.unitCode`, 'unit');
+      unitId = u.id;
+    }
+    return { item, unitId };
+  });
+}

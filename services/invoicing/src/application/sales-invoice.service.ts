@@ -1,0 +1,719 @@
+/**
+ * Sales invoices (INTERFACE §2.4, §4.3; DESIGN §6): create in both modes, update (all data), get,
+ * payments, cancel, the list view, and the copy source for issue cards.
+ *
+ * Create and update share one pipeline: resolve references, select the VAT codes (invoice, then rows),
+ * compute rows, VAT summary and totals, fill defaults, and store invoice, rows, accounting entries and the
+ * event in one transaction.
+ */
+import {
+  type AccountingEntry,
+  DEFAULT_PAGE_SIZE,
+  type InvoiceEvent,
+  InvoiceEventSubjects,
+  type InvoiceState,
+  type Page,
+  type SalesInvoice,
+  type SalesInvoiceCopySource,
+  type SalesInvoiceInput,
+  type SalesInvoiceListQuery,
+  type SalesInvoiceUpdate,
+  type z,
+} from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
+import { dec, fmt, sum } from '@bm/money';
+import { type Ctx, type EntityManager, type ServiceKit, takeRecordNumber } from '@bm/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
+import { addDays, calculate, createMode, variableSymbolOf } from '../domain/invoice-calculation.js';
+import {
+  countryOfTaxation,
+  selectParagraph,
+  selectVatCode,
+  type VatCodeDef,
+  VatRefusal,
+} from '../domain/vat-selection.js';
+import {
+  AccountingEntryEntity,
+  OutboxEntity,
+  PaymentEntity,
+  SalesInvoiceEntity,
+  SalesInvoiceRowEntity,
+  VatCodeEntity,
+  VatParagraphEntity,
+} from '../persistence/entities.js';
+import {
+  checkCodeLists,
+  companyProfile,
+  resolveBankAccount,
+  resolveOrdner,
+  resolvePartner,
+  resolvePeriodLocal,
+  resolveRowsCatalog,
+  resolveWarehouseRemote,
+} from './references.js';
+
+type InvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
+type RowRow = InstanceType<typeof SalesInvoiceRowEntity.class>;
+type PaymentRow = InstanceType<typeof PaymentEntity.class>;
+type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
+
+export interface InvoicingDeps {
+  kit: ServiceKit;
+  kickOutbox: () => void;
+}
+
+/** Accounts of sales invoices (Slovak chart): receivables, revenue from goods / services, output VAT. */
+export const SALES_ACCOUNTS = { receivable: '311', goods: '604', services: '602', vat: '343' } as const;
+
+const ZERO = '0';
+
+/** The VAT codes a selection may need: those of the countries in play, plus any named by id or code. */
+async function loadVatCodes(
+  em: EntityManager,
+  countries: string[],
+  ids: string[],
+  codes: string[],
+): Promise<VatCodeDef[]> {
+  const rows = await em.find(VatCodeEntity, {
+    $or: [{ country: { $in: countries }, type: 'O' }, { id: { $in: ids } }, { code: { $in: codes } }],
+  });
+  const paragraphs = rows.length
+    ? await em.find(VatParagraphEntity, { vatCodeId: { $in: rows.map((r) => r.id) } })
+    : [];
+  return rows.map((r) => ({
+    id: r.id,
+    code: r.code,
+    type: r.type as 'O' | 'I',
+    country: r.country,
+    rate: r.rate,
+    validFrom: r.validFrom,
+    validTo: r.validTo ?? null,
+    kind: r.kind as VatCodeDef['kind'],
+    paragraphs: paragraphs
+      .filter((p) => p.vatCodeId === r.id)
+      .map((p) => ({ id: p.id, code: p.code, isDefault: p.isDefault })),
+  }));
+}
+
+/** The state and the unpaid balance as of `today` (DESIGN §6 "States"). */
+export function stateOf(
+  inv: Pick<InvoiceRow, 'sumTotal' | 'cancelled'>,
+  payments: Pick<PaymentRow, 'amount' | 'date'>[],
+  today: string,
+): { state: InvoiceState; balance: string } {
+  if (inv.cancelled) return { state: 'cancelled', balance: ZERO };
+  const paid = sum(payments.map((p) => p.amount));
+  const paidToDate = sum(payments.filter((p) => p.date <= today).map((p) => p.amount));
+  const total = dec(inv.sumTotal);
+  const state: InvoiceState = paid.isZero() ? 'issued' : paid.gte(total) ? 'paid' : 'partiallyPaid';
+  return { state, balance: fmt(total.minus(paidToDate)) };
+}
+
+function invoiceDto(
+  inv: InvoiceRow,
+  rows: RowRow[],
+  payments: PaymentRow[],
+  entries: EntryRow[],
+  today: string,
+): SalesInvoice {
+  const { state, balance } = stateOf(inv, payments, today);
+  return {
+    id: inv.id,
+    ordnerId: inv.ordnerId,
+    warehouseId: inv.warehouseId,
+    dateCreated: inv.dateCreated,
+    rows: rows
+      .sort((a, b) => a.rowNo - b.rowNo)
+      .map((r) => ({
+        id: r.id,
+        quantity: r.quantity,
+        price: r.price,
+        priceBrutto: r.priceBrutto,
+        itemId: r.itemId ?? null,
+        unitId: r.unitId ?? null,
+        code: r.code ?? null,
+        name: r.name ?? null,
+        vatID: r.vatId,
+        vatCode: r.vatCode,
+        vatRate: r.vatRate,
+        vatParagraphID: r.vatParagraphId ?? null,
+        sumBase: r.sumBase,
+        sumVat: r.sumVat,
+        sumTotal: r.sumTotal,
+      })),
+    recordNumber: inv.recordNumber,
+    tags: inv.tags ?? [],
+    partnerId: inv.partnerId ?? null,
+    partnerDetail: inv.partnerDetail ?? null,
+    partnerAddress: inv.partnerAddress ?? null,
+    partnerCountry: inv.partnerCountry ?? null,
+    partnerNumber3: inv.partnerNumber3 ?? null,
+    deliveryTypeId: inv.deliveryTypeId ?? null,
+    paymentTypeId: inv.paymentTypeId ?? null,
+    bankAccountId: inv.bankAccountId ?? null,
+    symbolVariable: inv.symbolVariable ?? null,
+    symbolConstant: inv.symbolConstant ?? null,
+    symbolSpecific: inv.symbolSpecific ?? null,
+    dateAccounting: inv.dateAccounting,
+    dateDelivery: inv.dateDelivery ?? null,
+    periodId: inv.periodId,
+    dateValidTo: inv.dateValidTo ?? null,
+    commentAboveItems: inv.commentAboveItems ?? null,
+    commentBelowItems: inv.commentBelowItems ?? null,
+    vatID: inv.vatId,
+    vatCode: inv.vatCode,
+    vatNumber: inv.vatNumber ?? null,
+    vatRate: inv.vatRate,
+    vatParagraphID: inv.vatParagraphId ?? null,
+    bonusPercent: inv.bonusPercent ?? null,
+    orderRecordNo: inv.orderRecordNo ?? null,
+    warehouseRecordNo: inv.warehouseRecordNo ?? null,
+    costCenterId: inv.costCenterId ?? null,
+    costUnitId: inv.costUnitId ?? null,
+    personId: inv.personId ?? null,
+    projectId: inv.projectId ?? null,
+    mode: inv.mode as 'record' | 'creation',
+    currency: inv.currency,
+    vatPeriod: inv.vatPeriod,
+    sumBase: inv.sumBase,
+    sumVat: inv.sumVat,
+    sumTotal: inv.sumTotal,
+    vatSummary: inv.vatSummary as SalesInvoice['vatSummary'],
+    state,
+    balance,
+    payments: payments
+      .sort((a, b) => (a.date < b.date ? -1 : 1))
+      .map((p) => ({ id: p.id, amount: p.amount, date: p.date })),
+    accountingEntries: entries
+      .sort((a, b) => a.lineNo - b.lineNo)
+      .map((e) => ({
+        debitAccount: e.debitAccount,
+        creditAccount: e.creditAccount,
+        amount: e.amount,
+        description: e.description,
+      })),
+  };
+}
+
+/** `GET /1.6/sales/invoices/{id}`: 404 for an unknown or another company's id. */
+export async function getSalesInvoice(ctx: Ctx, id: string): Promise<SalesInvoice> {
+  const inv = await ctx.em.findOne(SalesInvoiceEntity, { id });
+  if (!inv) throw notFound('Sales invoice');
+  const [rows, payments, entries] = await Promise.all([
+    ctx.em.find(SalesInvoiceRowEntity, { invoiceId: id }),
+    ctx.em.find(PaymentEntity, { invoiceId: id }),
+    ctx.em.find(AccountingEntryEntity, { documentId: id }),
+  ]);
+  return invoiceDto(inv, rows, payments, entries, todayIn(ctx.timeZone));
+}
+
+type AnyInput = (SalesInvoiceInput | SalesInvoiceUpdate) & { ordnerCode?: string; warehouseCode?: string };
+
+/** Maps a VAT refusal to 422 with its code and field. */
+const asProblem = (e: unknown) => {
+  if (e instanceof VatRefusal)
+    throw new AppError(ErrorKind.unprocessable, e.code, e.message, {
+      errors: [{ path: e.field, message: e.message }],
+    });
+  throw e;
+};
+
+/**
+ * Builds and stores a sales invoice (`existing` for an update). Errors: 400 ValidationFailed; 409
+ * DuplicateRecordNumber; 422 ReferenceNotFound, VatCodeNotValid, VatParagraphNotValid, PeriodNotFound,
+ * PeriodClosed.
+ */
+async function saveInvoice(
+  deps: InvoicingDeps,
+  ctx: Ctx,
+  input: AnyInput,
+  existing?: InvoiceRow,
+): Promise<SalesInvoice> {
+  const em = ctx.em;
+  const profile = await companyProfile(em);
+  const ordner = await resolveOrdner(em, input.ordnerId, input.ordnerCode, 'SalesInvoice');
+  const [warehouseId, catalog] = await Promise.all([
+    resolveWarehouseRemote(deps.kit, ctx, input.warehouseId, input.warehouseCode),
+    resolveRowsCatalog(deps.kit, ctx, input.rows as any),
+  ]);
+  const partner = await resolvePartner(em, input.partnerId);
+  await checkCodeLists(em, {
+    paymentTypeId: ['paymentTypes', input.paymentTypeId],
+    deliveryTypeId: ['deliveryTypes', input.deliveryTypeId],
+    costCenterId: ['costCenters', input.costCenterId],
+    costUnitId: ['costUnits', input.costUnitId],
+    personId: ['persons', input.personId],
+    projectId: ['projects', input.projectId],
+  });
+  const bankAccountId = await resolveBankAccount(em, input.bankAccountId);
+  const dateAccounting = input.dateAccounting ?? input.dateCreated;
+  const period = await resolvePeriodLocal(em, input.periodId, dateAccounting);
+
+  // VAT (DESIGN §6): parties default from the partner; the chain for the invoice, then for each row.
+  const partnerCountry = input.partnerCountry ?? partner?.country ?? null;
+  const partnerNumber3 = input.partnerNumber3 ?? partner?.vatNumber ?? null;
+  const vatNumber = input.vatNumber ?? profile.vatNumber ?? null;
+  const parties = {
+    vatNumber,
+    partnerCountry,
+    partnerNumber3,
+    taxPoint: input.dateDelivery ?? input.dateCreated,
+  };
+  const taxation = countryOfTaxation(
+    { country: profile.country, vatNumber: profile.vatNumber ?? null, ossRegistered: profile.ossRegistered },
+    parties,
+  );
+  const named = [input, ...input.rows];
+  const codes = await loadVatCodes(
+    em,
+    [...new Set([taxation.country, taxation.creditorCountry])],
+    named.map((n) => n.vatID).filter((x): x is string => !!x),
+    named.map((n) => n.vatCode).filter((x): x is string => !!x),
+  );
+  let invoiceCode: VatCodeDef;
+  let invoiceParagraph: string | null;
+  let rowCodes: { code: VatCodeDef; paragraph: string | null }[];
+  try {
+    invoiceCode = selectVatCode(codes, taxation, parties, input, '');
+    invoiceParagraph = selectParagraph(invoiceCode, input.vatParagraphID, 'vatParagraphID');
+    rowCodes = input.rows.map((r, i) => {
+      const code = selectVatCode(codes, taxation, parties, r, `rows.${i}.`, invoiceCode);
+      return {
+        code,
+        paragraph: selectParagraph(code, r.vatParagraphID, `rows.${i}.vatParagraphID`, invoiceParagraph),
+      };
+    });
+  } catch (e) {
+    return asProblem(e);
+  }
+
+  const mode = createMode(input.rows);
+  const calc = calculate(
+    mode,
+    input.rows.map((r, i) => ({
+      quantity: r.quantity,
+      price: r.price,
+      priceBrutto: r.priceBrutto,
+      vatId: rowCodes[i].code.id,
+      vatCode: rowCodes[i].code.code,
+      rate: rowCodes[i].code.rate,
+    })),
+    input.bonusPercent,
+  );
+
+  const companyId = ctx.companyId!;
+  const now = new Date();
+  const invoice = await em.transactional(async (tx) => {
+    const taken = async (n: string) =>
+      (await tx.count(SalesInvoiceEntity, {
+        recordNumber: n,
+        ...(existing ? { id: { $ne: existing.id } } : {}),
+      })) > 0;
+    const given = input.recordNumber?.trim() || existing?.recordNumber;
+    if (given && given !== existing?.recordNumber && (await taken(given))) {
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.DuplicateRecordNumber,
+        `record number ${given} is already used`,
+        {
+          errors: [{ path: 'recordNumber', message: 'already used' }],
+        },
+      );
+    }
+    const id = existing?.id ?? crypto.randomUUID();
+    if (existing) {
+      await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
+      await tx.nativeDelete(AccountingEntryEntity, { documentId: id });
+    }
+    input.rows.forEach((r, i) => {
+      const item = catalog[i].item;
+      tx.create(SalesInvoiceRowEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        invoiceId: id,
+        rowNo: i + 1,
+        itemId: item?.id ?? null,
+        unitId: catalog[i].unitId,
+        code: r.code ?? item?.code ?? null,
+        name: r.name ?? item?.name ?? null,
+        quantity: r.quantity,
+        price: calc.rows[i].price,
+        priceBrutto: calc.rows[i].priceBrutto,
+        vatId: rowCodes[i].code.id,
+        vatCode: rowCodes[i].code.code,
+        vatRate: rowCodes[i].code.rate,
+        vatParagraphId: rowCodes[i].paragraph,
+        sumBase: calc.rows[i].sumBase,
+        sumVat: calc.rows[i].sumVat,
+        sumTotal: calc.rows[i].sumTotal,
+      });
+    });
+    // The counter row stays locked until commit: take the number last (DESIGN §5 "Record numbers").
+    await tx.flush();
+    const recordNumber =
+      given ||
+      (await takeRecordNumber(
+        tx,
+        'invoicing',
+        companyId,
+        ordner,
+        Number(input.dateCreated.slice(0, 4)),
+        taken,
+      ));
+    const data = {
+      ordnerId: ordner.id,
+      warehouseId,
+      recordNumber,
+      tags: input.tags ?? [],
+      partnerId: partner?.id ?? null,
+      partnerDetail:
+        input.partnerDetail ?? (partner ? [partner.name, partner.address].filter(Boolean).join('\n') : null),
+      partnerAddress: input.partnerAddress ?? partner?.deliveryAddress ?? partner?.address ?? null,
+      partnerCountry,
+      partnerNumber3,
+      deliveryTypeId: input.deliveryTypeId ?? null,
+      paymentTypeId: input.paymentTypeId ?? null,
+      bankAccountId,
+      symbolVariable: input.symbolVariable || variableSymbolOf(recordNumber),
+      symbolConstant: input.symbolConstant ?? null,
+      symbolSpecific: input.symbolSpecific ?? null,
+      dateCreated: input.dateCreated,
+      dateAccounting,
+      dateDelivery: input.dateDelivery ?? null,
+      periodId: period.id,
+      vatPeriod: (input.dateDelivery ?? input.dateCreated).slice(0, 7),
+      dateValidTo:
+        input.dateValidTo ?? addDays(input.dateCreated, partner?.dueDays ?? profile.defaultDueDays),
+      commentAboveItems: input.commentAboveItems ?? null,
+      commentBelowItems: input.commentBelowItems ?? null,
+      vatId: invoiceCode.id,
+      vatCode: invoiceCode.code,
+      vatNumber,
+      vatRate: invoiceCode.rate,
+      vatParagraphId: invoiceParagraph,
+      bonusPercent: input.bonusPercent ?? null,
+      orderRecordNo: input.orderRecordNo ?? null,
+      warehouseRecordNo: input.warehouseRecordNo ?? null,
+      costCenterId: input.costCenterId ?? null,
+      costUnitId: input.costUnitId ?? null,
+      personId: input.personId ?? null,
+      projectId: input.projectId ?? null,
+      mode,
+      currency: profile.currency,
+      sumBase: calc.sumBase,
+      sumVat: calc.sumVat,
+      sumTotal: calc.sumTotal,
+      vatSummary: calc.vatSummary,
+      updatedAt: now,
+    };
+    const inv = existing
+      ? tx.assign(existing, data)
+      : tx.create(SalesInvoiceEntity, { id, companyId, ...data, cancelled: false, createdAt: now });
+    const revenue = new Map<string, ReturnType<typeof dec>>();
+    input.rows.forEach((_r, i) => {
+      const account = catalog[i].item?.kind === 'stock' ? SALES_ACCOUNTS.goods : SALES_ACCOUNTS.services;
+      revenue.set(account, (revenue.get(account) ?? dec(0)).plus(dec(calc.rows[i].sumBase)));
+    });
+    entriesOf(revenue, calc.sumBase, calc.sumVat, recordNumber).forEach((e, i) =>
+      tx.create(AccountingEntryEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        documentId: id,
+        lineNo: i + 1,
+        ...e,
+      }),
+    );
+    const event: InvoiceEvent = {
+      eventId: crypto.randomUUID(),
+      companyId,
+      invoiceId: id,
+      recordNumber,
+      sumTotal: calc.sumTotal,
+      state: 'issued',
+    };
+    tx.create(OutboxEntity, {
+      id: event.eventId,
+      companyId,
+      subject: existing ? InvoiceEventSubjects.salesInvoiceUpdated : InvoiceEventSubjects.salesInvoiceCreated,
+      payload: event,
+      createdAt: now,
+      publishedAt: null,
+    });
+    return inv;
+  });
+  deps.kickOutbox();
+  return getSalesInvoice(ctx, invoice.id);
+}
+
+/**
+ * Accounting entries of a sales invoice: debit receivables for the total; credit revenue per account
+ * (goods 604, services 602; the VAT summary's rounding difference goes to the largest line) and output VAT.
+ */
+function entriesOf(
+  revenue: Map<string, ReturnType<typeof dec>>,
+  sumBase: string,
+  sumVat: string,
+  recordNumber: string,
+): AccountingEntry[] {
+  const lines = [...revenue.entries()].filter(([, v]) => !v.isZero());
+  const diff = dec(sumBase).minus(sum(lines.map(([, v]) => v)));
+  if (!diff.isZero()) {
+    if (lines.length) {
+      const biggest = lines.reduce((a, b) => (b[1].abs().gt(a[1].abs()) ? b : a));
+      biggest[1] = biggest[1].plus(diff);
+    } else lines.push([SALES_ACCOUNTS.goods, diff]);
+  }
+  const description = `Sales invoice ${recordNumber}`;
+  const out: AccountingEntry[] = lines.map(([account, v]) => ({
+    debitAccount: SALES_ACCOUNTS.receivable,
+    creditAccount: account,
+    amount: fmt(v),
+    description,
+  }));
+  if (!dec(sumVat).isZero())
+    out.push({
+      debitAccount: SALES_ACCOUNTS.receivable,
+      creditAccount: SALES_ACCOUNTS.vat,
+      amount: sumVat,
+      description,
+    });
+  return out;
+}
+
+/** `POST /1.6/sales/invoices`. */
+export function createSalesInvoice(
+  deps: InvoicingDeps,
+  ctx: Ctx,
+  input: SalesInvoiceInput,
+): Promise<SalesInvoice> {
+  return saveInvoice(deps, ctx, input);
+}
+
+/** 409 InvalidState unless the invoice is `issued` (no payment, not cancelled) and its period is open. */
+async function assertEditable(ctx: Ctx, inv: InvoiceRow, what: string): Promise<PaymentRow[]> {
+  const payments = await ctx.em.find(PaymentEntity, { invoiceId: inv.id });
+  const { state } = stateOf(inv, payments, todayIn(ctx.timeZone));
+  if (state !== 'issued')
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      `${what} is not allowed: the invoice is ${state}`,
+    );
+  try {
+    await resolvePeriodLocal(ctx.em, inv.periodId, inv.dateAccounting);
+  } catch (e) {
+    if (e instanceof AppError && e.code === ErrorCode.PeriodClosed) {
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.InvalidState,
+        `${what} is not allowed: the invoice's period is closed`,
+      );
+    }
+    throw e;
+  }
+  return payments;
+}
+
+/** `PUT /1.6/sales/invoices/{id}`: all data; only `issued` invoices in an open period (else 409 InvalidState). */
+export async function updateSalesInvoice(
+  deps: InvoicingDeps,
+  ctx: Ctx,
+  id: string,
+  data: SalesInvoiceUpdate,
+): Promise<SalesInvoice> {
+  const inv = await ctx.em.findOne(SalesInvoiceEntity, { id });
+  if (!inv) throw notFound('Sales invoice');
+  await assertEditable(ctx, inv, 'an update');
+  return saveInvoice(deps, ctx, data, inv);
+}
+
+/** `POST /1.6/sales/invoices/{id}/payments` `{amount, date}`: 409 for a cancelled or paid invoice or more than the balance. */
+export async function addPayment(
+  ctx: Ctx,
+  id: string,
+  data: { amount: string; date?: string },
+): Promise<SalesInvoice> {
+  await ctx.em.transactional(async (tx) => {
+    const inv = await tx.findOne(SalesInvoiceEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!inv) throw notFound('Sales invoice');
+    const payments = await tx.find(PaymentEntity, { invoiceId: id });
+    const { state } = stateOf(inv, payments, todayIn(ctx.timeZone));
+    if (state === 'cancelled' || state === 'paid')
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.InvalidState,
+        `a payment is not allowed: the invoice is ${state}`,
+      );
+    const open = dec(inv.sumTotal).minus(sum(payments.map((p) => p.amount)));
+    if (dec(data.amount).gt(open)) {
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.Conflict,
+        `the payment ${data.amount} exceeds the unpaid amount ${fmt(open)}`,
+        {
+          errors: [{ path: 'amount', message: `at most ${fmt(open)}` }],
+        },
+      );
+    }
+    tx.create(PaymentEntity, {
+      id: crypto.randomUUID(),
+      companyId: ctx.companyId!,
+      invoiceId: id,
+      amount: data.amount,
+      date: data.date ?? todayIn(ctx.timeZone),
+      createdAt: new Date(),
+    });
+  });
+  return getSalesInvoice(ctx, id);
+}
+
+/** `POST /1.6/sales/invoices/{id}/cancel`: only an unpaid invoice; its entries are reversed. */
+export async function cancelSalesInvoice(ctx: Ctx, id: string): Promise<SalesInvoice> {
+  await ctx.em.transactional(async (tx) => {
+    const inv = await tx.findOne(SalesInvoiceEntity, { id });
+    if (!inv) throw notFound('Sales invoice');
+    await assertEditable({ ...ctx, em: tx }, inv, 'cancelling');
+    inv.cancelled = true;
+    inv.updatedAt = new Date();
+    const entries = await tx.find(AccountingEntryEntity, { documentId: id }, { orderBy: { lineNo: 'asc' } });
+    entries.forEach((e, i) =>
+      tx.create(AccountingEntryEntity, {
+        id: crypto.randomUUID(),
+        companyId: ctx.companyId!,
+        documentId: id,
+        lineNo: entries.length + i + 1,
+        debitAccount: e.debitAccount,
+        creditAccount: e.creditAccount,
+        amount: fmt(dec(e.amount).neg()),
+        description: `Cancellation of ${inv.recordNumber}`,
+      }),
+    );
+  });
+  return getSalesInvoice(ctx, id);
+}
+
+/**
+ * The list view (INTERFACE §4.3; DESIGN §6): header fields joined with partner and ordner, totals,
+ * balance as of today and state; newest first (`dateCreated` desc, `recordNumber` desc, `id`). The page's
+ * ids come from an index-only walk of `sales_invoice_list_index`; the 50 rows are then joined in one
+ * query, with their payments summed in the same query (no per-row queries).
+ */
+export async function listSalesInvoices(
+  ctx: Ctx,
+  q: z.infer<typeof SalesInvoiceListQuery>,
+): Promise<Page<any>> {
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
+  const today = todayIn(ctx.timeZone);
+  const where: string[] = ['i."company_id" = ?'];
+  const params: unknown[] = [ctx.companyId];
+  if (q.dateFrom) {
+    where.push('i."date_created" >= ?');
+    params.push(q.dateFrom);
+  }
+  if (q.dateTo) {
+    where.push('i."date_created" <= ?');
+    params.push(q.dateTo);
+  }
+  if (q.partnerId) {
+    where.push('i."partner_id" = ?');
+    params.push(q.partnerId);
+  }
+  const stateSql = `case when i."cancelled" then 'cancelled'
+      when coalesce(p."paid", 0) = 0 then 'issued'
+      when coalesce(p."paid", 0) >= i."sum_total" then 'paid' else 'partiallyPaid' end`;
+  const paidJoin = `left join lateral (select sum(x."amount") as "paid", sum(x."amount") filter (where x."date" <= ?) as "paid_to_date"
+      from "invoicing"."payment" x where x."invoice_id" = i."id" and x."company_id" = i."company_id") p on true`;
+  let fromSql = `from "invoicing"."sales_invoice" i`;
+  const countParams = [...params];
+  if (q.state) {
+    fromSql += ` ${paidJoin}`;
+    countParams.unshift(today);
+    where.push(`(${stateSql}) = ?`);
+    params.push(q.state);
+    countParams.push(q.state);
+  }
+  const whereSql = where.join(' and ');
+  const [{ count }] = await ctx.em.execute<{ count: string }[]>(
+    `select count(*)::text as "count" ${fromSql} where ${whereSql}`,
+    q.state ? countParams : params,
+  );
+  const rows = await ctx.em.execute<Record<string, any>[]>(
+    `with page as (
+       select i."id" ${fromSql} where ${whereSql}
+        order by i."date_created" desc, i."record_number" desc, i."id" limit ? offset ?)
+     select i."id", i."record_number", i."ordner_id", o."code" as "ordner_code", i."warehouse_id", i."partner_id",
+            pa."name" as "partner_name", i."partner_country", to_char(i."date_created", 'YYYY-MM-DD') as "date_created",
+            to_char(i."date_delivery", 'YYYY-MM-DD') as "date_delivery", to_char(i."date_valid_to", 'YYYY-MM-DD') as "date_valid_to",
+            i."symbol_variable", i."warehouse_record_no", i."currency",
+            i."sum_base"::text, i."sum_vat"::text, i."sum_total"::text,
+            case when i."cancelled" then '0' else (i."sum_total" - coalesce(p."paid_to_date", 0))::text end as "balance",
+            ${stateSql} as "state"
+       from page join "invoicing"."sales_invoice" i on i."id" = page."id"
+       join "invoicing"."ordner" o on o."id" = i."ordner_id"
+       left join "invoicing"."partner" pa on pa."id" = i."partner_id"
+       ${paidJoin}
+      order by i."date_created" desc, i."record_number" desc, i."id"`,
+    [...(q.state ? [today] : []), ...params, pageSize, (page - 1) * pageSize, today],
+  );
+  return {
+    page,
+    pageSize,
+    totalCount: Number(count),
+    items: rows.map((r) => ({
+      id: r.id,
+      recordNumber: r.record_number,
+      ordnerId: r.ordner_id,
+      ordnerCode: r.ordner_code,
+      warehouseId: r.warehouse_id,
+      partnerId: r.partner_id,
+      partnerName: r.partner_name,
+      partnerCountry: r.partner_country,
+      dateCreated: r.date_created,
+      dateDelivery: r.date_delivery,
+      dateValidTo: r.date_valid_to,
+      symbolVariable: r.symbol_variable,
+      warehouseRecordNo: r.warehouse_record_no,
+      currency: r.currency,
+      sumBase: r.sum_base,
+      sumVat: r.sum_vat,
+      sumTotal: r.sum_total,
+      balance: r.balance,
+      state: r.state,
+    })),
+  };
+}
+
+/** A sales invoice as the source of an issue-card copy (DESIGN §5 "Copy"). */
+export async function copySource(ctx: Ctx, id: string): Promise<SalesInvoiceCopySource> {
+  const inv = await ctx.em.findOne(SalesInvoiceEntity, { id });
+  if (!inv) throw notFound('Sales invoice');
+  const rows = await ctx.em.find(SalesInvoiceRowEntity, { invoiceId: id }, { orderBy: { rowNo: 'asc' } });
+  return {
+    id: inv.id,
+    recordNumber: inv.recordNumber,
+    ordnerId: inv.ordnerId,
+    warehouseId: inv.warehouseId,
+    partnerId: inv.partnerId ?? null,
+    partnerAddress: inv.partnerAddress ?? null,
+    rows: rows.map((r) => ({
+      itemId: r.itemId ?? null,
+      code: r.code ?? null,
+      name: r.name ?? null,
+      unitId: r.unitId ?? null,
+      quantity: r.quantity,
+      price: r.price,
+    })),
+  };
+}
+
+/** Sets `warehouseRecordNo` of an invoice an issue card was copied from (stock-issued consumer). */
+export async function linkIssueCard(
+  em: EntityManager,
+  invoiceId: string,
+  recordNumber: string,
+): Promise<boolean> {
+  const n = await em.nativeUpdate(SalesInvoiceEntity, { id: invoiceId }, { warehouseRecordNo: recordNumber });
+  return n > 0;
+}

@@ -1,0 +1,85 @@
+/** Purchase- and sales-invoice endpoints (INTERFACE §4.2, §4.3): transport only. */
+import {
+  addPayment,
+  cancelSalesInvoice,
+  createPurchaseInvoice,
+  createSalesInvoice,
+  getPurchaseInvoice,
+  getSalesInvoice,
+  getSalesInvoiceCopySource,
+  listPurchaseInvoices,
+  listSalesInvoices,
+  updateSalesInvoice,
+} from '@bm/contracts';
+import { serve } from '@bm/messaging';
+import type { Ctx } from '@bm/service-kit';
+import * as purchase from '../application/purchase-invoice.service.js';
+import type { InvoicingDeps } from '../application/sales-invoice.service.js';
+import * as sales from '../application/sales-invoice.service.js';
+
+type X = { em: Ctx['em'] };
+
+export function registerInvoices(deps: InvoicingDeps): void {
+  const { kit } = deps;
+  const o = kit.serveOpts;
+  serve<typeof createSalesInvoice, X>(
+    kit.service,
+    createSalesInvoice,
+    (input, ctx) => sales.createSalesInvoice(deps, ctx, input),
+    o,
+  );
+  serve<typeof updateSalesInvoice, X>(
+    kit.service,
+    updateSalesInvoice,
+    ({ id, data }, ctx) => sales.updateSalesInvoice(deps, ctx, id, data),
+    o,
+  );
+  serve<typeof getSalesInvoice, X>(
+    kit.service,
+    getSalesInvoice,
+    ({ id }, ctx) => sales.getSalesInvoice(ctx, id),
+    o,
+  );
+  serve<typeof listSalesInvoices, X>(
+    kit.service,
+    listSalesInvoices,
+    (q, ctx) => sales.listSalesInvoices(ctx, q),
+    o,
+  );
+  serve<typeof addPayment, X>(
+    kit.service,
+    addPayment,
+    ({ id, data }, ctx) => sales.addPayment(ctx, id, data),
+    o,
+  );
+  serve<typeof cancelSalesInvoice, X>(
+    kit.service,
+    cancelSalesInvoice,
+    ({ id }, ctx) => sales.cancelSalesInvoice(ctx, id),
+    o,
+  );
+  serve<typeof getSalesInvoiceCopySource, X>(
+    kit.service,
+    getSalesInvoiceCopySource,
+    ({ id }, ctx) => sales.copySource(ctx, id),
+    o,
+  );
+  serve<typeof createPurchaseInvoice, X>(
+    kit.service,
+    createPurchaseInvoice,
+    (input, ctx) => purchase.createPurchaseInvoice(deps, ctx, input),
+    o,
+  );
+  serve<typeof getPurchaseInvoice, X>(
+    kit.service,
+    getPurchaseInvoice,
+    ({ id }, ctx) => purchase.getPurchaseInvoice(ctx, id),
+    o,
+  );
+  serve<typeof listPurchaseInvoices, X>(
+    kit.service,
+    listPurchaseInvoices,
+    (q, ctx) => purchase.listPurchaseInvoices(ctx, q),
+    o,
+  );
+}

@@ -1,0 +1,402 @@
+/**
+ * Purchase and sales invoices (INTERFACE §2.3, §2.4, §4.2, §4.3; DESIGN §6). Subjects
+ * `invoicing.<resource>.<verb>`. Amounts are in the company currency with 2 decimals unless stated;
+ * unit prices and quantities 4 decimals; rates in percent; dates `YYYY-MM-DD`.
+ */
+import { defineContract } from '../contract.js';
+import {
+  Amount,
+  Country,
+  DateOnly,
+  Decimal4,
+  decimal,
+  Guid,
+  Int,
+  Page,
+  PageQuery,
+  z,
+} from '../primitives.js';
+import { AccountingEntry } from '../warehouse/documents.contract.js';
+
+const Code = () => z.string().trim().min(1).max(30);
+const nonZero = (v: string) => !/^-?0+(\.0+)?$/.test(v);
+const Percent = () =>
+  decimal(2).refine((v) => !v.startsWith('-') && Number.parseFloat(v) <= 100, {
+    message: 'expected a percentage from 0 to 100',
+  });
+const Digits = (max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(new RegExp(`^\\d{0,${max}}$`), { message: `expected at most ${max} digits` });
+
+/** Sales-invoice row fields that travel both ways (INTERFACE §2.4 "Sales invoice row"). */
+const salesRowBase = {
+  quantity: Decimal4().refine(nonZero, { message: 'quantity must be other than zero' }),
+  price: Decimal4().nullable().optional(),
+  priceBrutto: Decimal4().nullable().optional(),
+  itemId: Guid().nullable().optional(),
+  /** Extension: unit of the row (filled from the item). */
+  unitId: Guid().nullable().optional(),
+  code: z.string().max(30).nullable().optional(),
+  name: z.string().max(255).nullable().optional(),
+  vatID: Guid().nullable().optional(),
+  vatCode: z.string().max(20).nullable().optional(),
+  vatRate: decimal(2).nullable().optional(),
+  vatParagraphID: Guid().nullable().optional(),
+};
+const needsPrice = (r: { price?: string | null; priceBrutto?: string | null }) =>
+  r.price != null || r.priceBrutto != null;
+const priceMessage = { message: 'price or priceBrutto is required', path: ['price'] };
+
+/** Row as sent on create (with the insert-only `itemCode`, `unitCode`). */
+export const SalesInvoiceRowInput = z
+  .object({ ...salesRowBase, itemCode: Code().optional(), unitCode: Code().optional() })
+  .refine(needsPrice, priceMessage);
+/** Row as sent on update. */
+export const SalesInvoiceRowUpdate = z.object(salesRowBase).refine(needsPrice, priceMessage);
+
+/** Header fields that travel both ways (INTERFACE §2.4). */
+const salesBase = {
+  ordnerId: Guid().optional(),
+  warehouseId: Guid().optional(),
+  dateCreated: DateOnly(),
+  recordNumber: z.string().trim().max(30).nullable().optional(),
+  tags: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
+  partnerId: Guid().nullable().optional(),
+  partnerDetail: z.string().max(2000).nullable().optional(),
+  partnerAddress: z.string().max(2000).nullable().optional(),
+  partnerCountry: Country().nullable().optional(),
+  partnerNumber3: z.string().trim().max(20).nullable().optional(),
+  deliveryTypeId: Guid().nullable().optional(),
+  paymentTypeId: Guid().nullable().optional(),
+  bankAccountId: Guid().nullable().optional(),
+  symbolVariable: Digits(10).nullable().optional(),
+  symbolConstant: Digits(4).nullable().optional(),
+  symbolSpecific: Digits(10).nullable().optional(),
+  dateAccounting: DateOnly().nullable().optional(),
+  dateDelivery: DateOnly().nullable().optional(),
+  periodId: Guid().nullable().optional(),
+  dateValidTo: DateOnly().nullable().optional(),
+  commentAboveItems: z.string().max(4000).nullable().optional(),
+  commentBelowItems: z.string().max(4000).nullable().optional(),
+  vatID: Guid().nullable().optional(),
+  vatCode: z.string().max(20).nullable().optional(),
+  vatNumber: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}[0-9A-Za-z+*.]{2,13}$/, {
+      message: 'expected a VAT number with a two-letter country prefix',
+    })
+    .nullable()
+    .optional(),
+  vatRate: decimal(2).nullable().optional(),
+  vatParagraphID: Guid().nullable().optional(),
+  bonusPercent: Percent().nullable().optional(),
+  orderRecordNo: z.string().max(30).nullable().optional(),
+  warehouseRecordNo: z.string().max(30).nullable().optional(),
+  costCenterId: Guid().nullable().optional(),
+  costUnitId: Guid().nullable().optional(),
+  personId: Guid().nullable().optional(),
+  projectId: Guid().nullable().optional(),
+};
+
+/** Sales invoice as sent on create (INTERFACE §2.4 plus `ordnerCode`, `warehouseCode`). */
+export const SalesInvoiceInput = z
+  .object({
+    ...salesBase,
+    ordnerCode: Code().optional(),
+    warehouseCode: Code().optional(),
+    rows: z.array(SalesInvoiceRowInput).min(1, { message: 'at least one row is required' }).max(5000),
+  })
+  .refine((c) => c.ordnerId || c.ordnerCode, {
+    message: 'ordnerId or ordnerCode is required',
+    path: ['ordnerId'],
+  })
+  .refine((c) => c.warehouseId || c.warehouseCode, {
+    message: 'warehouseId or warehouseCode is required',
+    path: ['warehouseId'],
+  });
+export type SalesInvoiceInput = z.infer<typeof SalesInvoiceInput>;
+
+/** Sales invoice as sent on update: all data, not a patch (INTERFACE §4.3 update rule 1). */
+export const SalesInvoiceUpdate = z.object({
+  ...salesBase,
+  ordnerId: Guid(),
+  warehouseId: Guid(),
+  rows: z.array(SalesInvoiceRowUpdate).min(1, { message: 'at least one row is required' }).max(5000),
+});
+export type SalesInvoiceUpdate = z.infer<typeof SalesInvoiceUpdate>;
+
+export const InvoiceState = z.enum(['issued', 'partiallyPaid', 'paid', 'cancelled']);
+export type InvoiceState = z.infer<typeof InvoiceState>;
+
+export const VatSummaryLine = z.object({
+  vatID: Guid(),
+  vatCode: z.string(),
+  rate: decimal(2),
+  base: Amount(),
+  vat: Amount(),
+});
+export const Payment = z.object({ id: Guid(), amount: Amount(), date: DateOnly() });
+
+export const SalesInvoiceRow = z.object({
+  id: Guid(),
+  quantity: Decimal4(),
+  price: Decimal4(),
+  priceBrutto: Decimal4(),
+  itemId: Guid().nullable(),
+  unitId: Guid().nullable(),
+  code: z.string().nullable(),
+  name: z.string().nullable(),
+  vatID: Guid(),
+  vatCode: z.string(),
+  vatRate: decimal(2),
+  vatParagraphID: Guid().nullable(),
+  sumBase: Amount(),
+  sumVat: Amount(),
+  sumTotal: Amount(),
+});
+
+/** Sales invoice as returned: documented fields, then the extension fields (totals, state, entries). */
+export const SalesInvoice = z.object({
+  id: Guid(),
+  ordnerId: Guid(),
+  warehouseId: Guid(),
+  dateCreated: DateOnly(),
+  rows: z.array(SalesInvoiceRow),
+  recordNumber: z.string(),
+  tags: z.array(z.string()),
+  partnerId: Guid().nullable(),
+  partnerDetail: z.string().nullable(),
+  partnerAddress: z.string().nullable(),
+  partnerCountry: z.string().nullable(),
+  partnerNumber3: z.string().nullable(),
+  deliveryTypeId: Guid().nullable(),
+  paymentTypeId: Guid().nullable(),
+  bankAccountId: Guid().nullable(),
+  symbolVariable: z.string().nullable(),
+  symbolConstant: z.string().nullable(),
+  symbolSpecific: z.string().nullable(),
+  dateAccounting: DateOnly(),
+  dateDelivery: DateOnly().nullable(),
+  periodId: Guid(),
+  dateValidTo: DateOnly().nullable(),
+  commentAboveItems: z.string().nullable(),
+  commentBelowItems: z.string().nullable(),
+  vatID: Guid(),
+  vatCode: z.string(),
+  vatNumber: z.string().nullable(),
+  vatRate: decimal(2),
+  vatParagraphID: Guid().nullable(),
+  bonusPercent: decimal(2).nullable(),
+  orderRecordNo: z.string().nullable(),
+  warehouseRecordNo: z.string().nullable(),
+  costCenterId: Guid().nullable(),
+  costUnitId: Guid().nullable(),
+  personId: Guid().nullable(),
+  projectId: Guid().nullable(),
+  /** Extension: `record` (numbers kept as sent) or `creation` (computed). */
+  mode: z.enum(['record', 'creation']),
+  currency: z.string(),
+  /** Extension: VAT period `YYYY-MM` (from dateDelivery, else dateCreated). */
+  vatPeriod: z.string(),
+  sumBase: Amount(),
+  sumVat: Amount(),
+  sumTotal: Amount(),
+  vatSummary: z.array(VatSummaryLine),
+  state: InvoiceState,
+  /** Unpaid amount as of today. */
+  balance: Amount(),
+  payments: z.array(Payment),
+  accountingEntries: z.array(AccountingEntry),
+});
+export type SalesInvoice = z.infer<typeof SalesInvoice>;
+
+/** One line of the sales-invoice list view (INTERFACE §4.3: joined with partners and ordners). */
+export const SalesInvoiceListItem = z.object({
+  id: Guid(),
+  recordNumber: z.string(),
+  ordnerId: Guid(),
+  ordnerCode: z.string(),
+  warehouseId: Guid(),
+  partnerId: Guid().nullable(),
+  partnerName: z.string().nullable(),
+  partnerCountry: z.string().nullable(),
+  dateCreated: DateOnly(),
+  dateDelivery: DateOnly().nullable(),
+  dateValidTo: DateOnly().nullable(),
+  symbolVariable: z.string().nullable(),
+  warehouseRecordNo: z.string().nullable(),
+  currency: z.string(),
+  sumBase: Amount(),
+  sumVat: Amount(),
+  sumTotal: Amount(),
+  balance: Amount(),
+  state: InvoiceState,
+});
+
+/** List query: paging plus the filter extensions. */
+export const SalesInvoiceListQuery = PageQuery.extend({
+  dateFrom: DateOnly().optional(),
+  dateTo: DateOnly().optional(),
+  partnerId: Guid().optional(),
+  state: InvoiceState.optional(),
+});
+
+export const createSalesInvoice = defineContract({
+  subject: 'invoicing.sales-invoices.create',
+  request: SalesInvoiceInput,
+  reply: SalesInvoice,
+});
+export const updateSalesInvoice = defineContract({
+  subject: 'invoicing.sales-invoices.update',
+  request: z.object({ id: Guid(), data: SalesInvoiceUpdate }),
+  reply: SalesInvoice,
+});
+export const getSalesInvoice = defineContract({
+  subject: 'invoicing.sales-invoices.get',
+  request: z.object({ id: Guid() }),
+  reply: SalesInvoice,
+});
+export const listSalesInvoices = defineContract({
+  subject: 'invoicing.sales-invoices.list',
+  request: SalesInvoiceListQuery,
+  reply: Page(SalesInvoiceListItem),
+});
+export const PaymentInput = z.object({
+  amount: Amount().refine((v) => !v.startsWith('-') && nonZero(v), {
+    message: 'amount must be greater than zero',
+  }),
+  date: DateOnly().optional(),
+});
+export const addPayment = defineContract({
+  subject: 'invoicing.sales-invoices.add-payment',
+  request: z.object({ id: Guid(), data: PaymentInput }),
+  reply: SalesInvoice,
+});
+export const cancelSalesInvoice = defineContract({
+  subject: 'invoicing.sales-invoices.cancel',
+  request: z.object({ id: Guid() }),
+  reply: SalesInvoice,
+});
+
+/** Purchase-invoice row (INTERFACE §2.3 "Purchase invoice row"). */
+export const PurchaseInvoiceRowInput = z.object({
+  itemId: Guid().nullable().optional(),
+  itemsAmount: Decimal4(),
+  code: z.string().max(30).nullable().optional(),
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(2000).nullable().optional(),
+  bonus: Decimal4().nullable().optional(),
+  bonusPercent: Percent().nullable().optional(),
+  price: Decimal4(),
+  localSum: Amount().nullable().optional(),
+  sum: Amount().nullable().optional(),
+});
+
+const YearMonth = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'expected YYYY-MM' });
+/** Purchase invoice as sent on create (INTERFACE §2.3, with the example's `PeriodYear` and `Period`). */
+export const PurchaseInvoiceInput = z.object({
+  partnerId: Guid(),
+  ordnerId: Guid().nullable().optional(),
+  dateCreated: DateOnly(),
+  recordNumber: z.string().trim().max(30).nullable().optional(),
+  externalRecordNumber: z.string().trim().max(50).nullable().optional(),
+  partner: z.string().max(2000).nullable().optional(),
+  dateValidTo: DateOnly().nullable().optional(),
+  dateAccounting: DateOnly().nullable().optional(),
+  dateDelivery: DateOnly().nullable().optional(),
+  periodId: Guid().nullable().optional(),
+  currency1: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, { message: 'expected an ISO 4217 currency code' })
+    .transform((s) => s.toUpperCase())
+    .nullable()
+    .optional(),
+  rows: z.array(PurchaseInvoiceRowInput).max(5000).optional(),
+  PeriodYear: z
+    .preprocess(
+      (v) => (typeof v === 'number' ? String(v) : v),
+      z.string().regex(/^\d{4}$/, { message: 'expected YYYY' }),
+    )
+    .optional(),
+  Period: YearMonth().optional(),
+});
+export type PurchaseInvoiceInput = z.infer<typeof PurchaseInvoiceInput>;
+
+export const PurchaseInvoiceRow = z.object({
+  id: Guid(),
+  itemId: Guid().nullable(),
+  itemsAmount: Decimal4(),
+  code: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  bonus: Decimal4().nullable(),
+  bonusPercent: decimal(2).nullable(),
+  price: Decimal4(),
+  localSum: Amount(),
+  sum: Amount(),
+});
+
+export const PurchaseInvoice = z.object({
+  id: Guid(),
+  partnerId: Guid(),
+  ordnerId: Guid(),
+  dateCreated: DateOnly(),
+  recordNumber: z.string(),
+  externalRecordNumber: z.string().nullable(),
+  partner: z.string().nullable(),
+  dateValidTo: DateOnly().nullable(),
+  dateAccounting: DateOnly(),
+  dateDelivery: DateOnly().nullable(),
+  periodId: Guid(),
+  currency1: z.string(),
+  rows: z.array(PurchaseInvoiceRow),
+  PeriodYear: z.string(),
+  Period: z.string(),
+  /** Extension: totals in the invoice currency and in the company currency. */
+  sum: Amount(),
+  localSum: Amount(),
+  accountingEntries: z.array(AccountingEntry),
+});
+export type PurchaseInvoice = z.infer<typeof PurchaseInvoice>;
+
+export const PurchaseInvoiceListItem = PurchaseInvoice.omit({ rows: true, accountingEntries: true }).extend({
+  partnerName: z.string().nullable(),
+});
+
+export const createPurchaseInvoice = defineContract({
+  subject: 'invoicing.purchase-invoices.create',
+  request: PurchaseInvoiceInput,
+  reply: PurchaseInvoice,
+});
+export const getPurchaseInvoice = defineContract({
+  subject: 'invoicing.purchase-invoices.get',
+  request: z.object({ id: Guid() }),
+  reply: PurchaseInvoice,
+});
+export const listPurchaseInvoices = defineContract({
+  subject: 'invoicing.purchase-invoices.list',
+  request: PageQuery,
+  reply: Page(PurchaseInvoiceListItem),
+});
+
+/** Events of invoicing (JetStream `EVENTS`). */
+export const InvoiceEventSubjects = {
+  salesInvoiceCreated: 'events.invoicing.sales-invoice-created',
+  salesInvoiceUpdated: 'events.invoicing.sales-invoice-updated',
+  purchaseInvoiceCreated: 'events.invoicing.purchase-invoice-created',
+} as const;
+export const InvoiceEvent = z.object({
+  eventId: Guid(),
+  companyId: Guid(),
+  invoiceId: Guid(),
+  recordNumber: z.string(),
+  sumTotal: Amount(),
+  state: z.string().optional(),
+});
+export type InvoiceEvent = z.infer<typeof InvoiceEvent>;
+
+/** Integer helper re-exported for page path parameters. */
+export const PageNumber = () => Int().pipe(z.number().min(1, { message: 'page numbers start at 1' }));
