@@ -18,11 +18,22 @@ const run = (path: string, method: 'GET' | 'POST', body?: () => string, connecti
     url: `${s.baseUrl}${path}`,
     connections,
     duration: DURATION / 1000,
-    requests: [{ method, headers: s.headers, ...(body ? { setupRequest: (req: any) => ({ ...req, body: body() }) } : {}) }],
+    requests: [
+      {
+        method,
+        headers: s.headers,
+        ...(body ? { setupRequest: (req: any) => ({ ...req, body: body() }) } : {}),
+      },
+    ],
   });
 try {
   const wh = (await s.call('GET', '/1.6/warehouses')).items[0];
-  const partner = await s.call('POST', '/1.6/partners', { code: 'B1', name: 'Bench odberateľ s.r.o.', country: 'SK', vatNumber: 'SK2021000001' });
+  const partner = await s.call('POST', '/1.6/partners', {
+    code: 'B1',
+    name: 'Bench odberateľ s.r.o.',
+    country: 'SK',
+    vatNumber: 'SK2021000001',
+  });
   const rates = [23, 19, 5];
   const body = () =>
     JSON.stringify({
@@ -30,22 +41,36 @@ try {
       warehouseId: wh.id,
       partnerId: partner.id,
       dateCreated: s.today,
-      rows: Array.from({ length: 10 }, (_, i) => ({ name: `Položka ${i}`, quantity: 1 + (i % 3), price: (10 + i * 1.37).toFixed(2), vatRate: rates[i % 3] })),
+      rows: Array.from({ length: 10 }, (_, i) => ({
+        name: `Položka ${i}`,
+        quantity: 1 + (i % 3),
+        price: (10 + i * 1.37).toFixed(2),
+        vatRate: rates[i % 3],
+      })),
     });
   const create = await run('/1.6/sales/invoices', 'POST', body);
-  out.push(`### Sales-invoice creation, 10 rows, three VAT rates (${CONCURRENCY} concurrent, ${DURATION / 1000} s)`);
+  out.push(
+    `### Sales-invoice creation, 10 rows, three VAT rates (${CONCURRENCY} concurrent, ${DURATION / 1000} s)`,
+  );
   out.push('');
   out.push('| path | invoices/s | p50 ms | p99 ms | non-2xx |');
   out.push('|---|---|---|---|---|');
-  out.push(`| POST /1.6/sales/invoices through the gateway | ${create.requests.average.toFixed(0)} | ${create.latency.p50} | ${create.latency.p99} | ${create.non2xx + create.errors} |`);
+  out.push(
+    `| POST /1.6/sales/invoices through the gateway | ${create.requests.average.toFixed(0)} | ${create.latency.p50} | ${create.latency.p99} | ${create.non2xx + create.errors} |`,
+  );
   out.push('');
 
   // 100,000 invoices of the same company (headers as the service stores them; rows do not matter to the list).
   const db = new pg.Client({ connectionString: s.databaseUrl });
   await db.connect();
-  const ids = await db.query(`select o.id as ordner, p.id as period from invoicing.ordner o, invoicing.period p
-     where o.company_id = $1 and o.code = 'OF' and p.company_id = $1 and $2::date between p.date_from and p.date_to`, [s.creds.companyId, s.today]);
-  const vat = await db.query(`select id from invoicing.vat_code where company_id = $1 and code = 'SK23'`, [s.creds.companyId]);
+  const ids = await db.query(
+    `select o.id as ordner, p.id as period from invoicing.ordner o, invoicing.period p
+     where o.company_id = $1 and o.code = 'OF' and p.company_id = $1 and $2::date between p.date_from and p.date_to`,
+    [s.creds.companyId, s.today],
+  );
+  const vat = await db.query(`select id from invoicing.vat_code where company_id = $1 and code = 'SK23'`, [
+    s.creds.companyId,
+  ]);
   await db.query(
     `insert into invoicing.sales_invoice (id, company_id, ordner_id, warehouse_id, record_number, tags, partner_id, partner_country, date_created, date_accounting,
        period_id, vat_period, vat_id, vat_code, vat_rate, mode, currency, sum_base, sum_vat, sum_total, vat_summary, cancelled, created_at, updated_at)
@@ -72,15 +97,25 @@ try {
   const p1 = await run('/1.6/sales/invoices/1', 'GET', undefined, 8);
   const p1000 = await run('/1.6/sales/invoices/1000', 'GET', undefined, 8);
   const units = await run('/1.6/units', 'GET', undefined, 8);
-  out.push(`### List view of a company with ${total.toLocaleString('en')} sales invoices (8 concurrent, ${DURATION / 1000} s each)`);
+  out.push(
+    `### List view of a company with ${total.toLocaleString('en')} sales invoices (8 concurrent, ${DURATION / 1000} s each)`,
+  );
   out.push('');
   out.push('| request | req/s | p50 ms | p99 ms |');
   out.push('|---|---|---|---|');
-  out.push(`| GET /1.6/sales/invoices/1 | ${p1.requests.average.toFixed(0)} | ${p1.latency.p50} | ${p1.latency.p99} |`);
-  out.push(`| GET /1.6/sales/invoices/1000 | ${p1000.requests.average.toFixed(0)} | ${p1000.latency.p50} | ${p1000.latency.p99} |`);
-  out.push(`| baseline: GET /1.6/units (5 rows) | ${units.requests.average.toFixed(0)} | ${units.latency.p50} | ${units.latency.p99} |`);
+  out.push(
+    `| GET /1.6/sales/invoices/1 | ${p1.requests.average.toFixed(0)} | ${p1.latency.p50} | ${p1.latency.p99} |`,
+  );
+  out.push(
+    `| GET /1.6/sales/invoices/1000 | ${p1000.requests.average.toFixed(0)} | ${p1000.latency.p50} | ${p1000.latency.p99} |`,
+  );
+  out.push(
+    `| baseline: GET /1.6/units (5 rows) | ${units.requests.average.toFixed(0)} | ${units.latency.p50} | ${units.latency.p99} |`,
+  );
   out.push('');
-  out.push(`Ratio page 1,000 / page 1 (req/s): **${(p1000.requests.average / p1.requests.average).toFixed(2)}**.`);
+  out.push(
+    `Ratio page 1,000 / page 1 (req/s): **${(p1000.requests.average / p1.requests.average).toFixed(2)}**.`,
+  );
   out.push('');
   out.push('Plan of the page-1,000 id query:');
   out.push('');

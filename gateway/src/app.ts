@@ -21,6 +21,7 @@ import { registerAdminRoutes } from './routes/admin.routes.js';
 import { invoiceOperations } from './routes/invoices.routes.js';
 import { masterDataOperations } from './routes/master-data.routes.js';
 import { type GatewayEnv, type Operation, registerOperations } from './routes/operation.js';
+import { registerPrintoutRoute } from './routes/printout.routes.js';
 import { warehouseOperations } from './routes/warehouse.routes.js';
 
 export interface AppDeps {
@@ -179,6 +180,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   });
 
   registerAdminRoutes(app, deps.identity, deps.config.ADMIN_TOKEN);
+  registerPrintoutRoute(
+    app,
+    { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
+    authenticate,
+    negotiate,
+  );
   registerOperations(
     app,
     [...warehouseOperations, ...invoiceOperations, ...masterDataOperations, ...(deps.operations ?? [])],

@@ -239,7 +239,10 @@ export const masterDataOperations: Operation[] = [
   ...crudOperations('partners', partners, 'Partner'),
   ...crudOperations('vat-codes', vatCodes, 'VatCode'),
   ...crudOperations('periods', periods, 'Period'),
-  ...crudOperations('reports', reports, 'Report'),
+  // GET /1.6/reports/{id} is also the printout path: served by printout.routes.ts.
+  ...crudOperations('reports', reports, 'Report').filter(
+    (o) => !(o.method === 'get' && o.path.endsWith('{id}')),
+  ),
   ...crudOperations('payment-types', paymentTypes, 'PaymentType'),
   ...crudOperations('delivery-types', deliveryTypes, 'DeliveryType'),
   ...crudOperations('bank-accounts', bankAccounts, 'BankAccount'),

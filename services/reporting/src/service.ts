@@ -1,17 +1,41 @@
-/** The reporting service: registers its endpoints on NATS (queue group `reporting`). */
+/** The reporting service: report definitions and printouts on NATS (queue group `reporting`), rendering in a worker pool. */
 import { type RunningService, startService } from '@bm/service-kit';
+import { Piscina } from 'piscina';
+import type { ReportingDeps } from './application/printout.service.js';
 import type { Config } from './config.js';
+import { registerPrintouts } from './handlers/printout.handler.js';
 import { registerReports } from './handlers/reports.handlers.js';
 import { ormOptions } from './persistence/orm-options.js';
 
+/** The render pool: worker threads that load the TypeScript worker through tsx. */
+export function createRenderPool(threads: number): Piscina | null {
+  if (threads <= 0) return null;
+  return new Piscina({
+    filename: new URL('./rendering/render.worker.ts', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: threads,
+    execArgv: ['--import', 'tsx'],
+  });
+}
+
 /** Starts one replica of the reporting service. */
-export function startReporting(config: Config): Promise<RunningService> {
+export async function startReporting(
+  config: Omit<Config, 'REPORT_WORKERS'> & { REPORT_WORKERS?: number },
+): Promise<RunningService> {
+  const pool = createRenderPool(config.REPORT_WORKERS ?? 2);
   return startService({
     name: 'reporting',
     databaseUrl: config.DATABASE_URL,
     natsUrl: config.NATS_URL,
     logLevel: config.LOG_LEVEL,
     orm: ormOptions,
-    register: registerReports,
+    register: (kit) => {
+      const deps: ReportingDeps = { kit, pool };
+      registerReports(kit);
+      registerPrintouts(deps);
+    },
+    afterStart: async () => async () => {
+      await pool?.destroy();
+    },
   });
 }

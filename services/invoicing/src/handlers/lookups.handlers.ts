@@ -2,10 +2,11 @@
  * Lookups other services ask invoicing for: the accounting period of a document (DESIGN §5 "Period")
  (the sales-invoice copy source is served with the invoices).
  */
-import { resolvePeriod } from '@bm/contracts';
+import { getCompanyProfile, resolvePeriod } from '@bm/contracts';
 import { ErrorCode, unprocessable } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import { type Ctx, pick, type ServiceKit } from '@bm/service-kit';
+import { companyProfile } from '../application/references.js';
 import { PeriodEntity } from '../persistence/entities.js';
 
 type X = { em: Ctx['em'] };
@@ -34,6 +35,25 @@ export function registerLookups(kit: ServiceKit): void {
         });
       }
       return pick(p, ['id', 'code', 'dateFrom', 'dateTo', 'closed']);
+    },
+    kit.serveOpts,
+  );
+
+  /** The supplier block of printouts. */
+  serve<typeof getCompanyProfile, X>(
+    kit.service,
+    getCompanyProfile,
+    async (_q, ctx) => {
+      const p = await companyProfile(ctx.em);
+      return pick(p, [
+        'name',
+        'country',
+        'vatNumber',
+        'companyNumber',
+        'address',
+        'currency',
+        'ossRegistered',
+      ]);
     },
     kit.serveOpts,
   );

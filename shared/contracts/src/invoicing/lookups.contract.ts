@@ -40,3 +40,20 @@ export const getSalesInvoiceCopySource = defineContract({
   request: z.object({ id: Guid() }),
   reply: SalesInvoiceCopySource,
 });
+
+/** The company's tax profile as printed on documents (supplier block). */
+export const CompanyTaxProfile = z.object({
+  name: z.string(),
+  country: z.string(),
+  vatNumber: z.string().nullable(),
+  companyNumber: z.string().nullable(),
+  address: z.string().nullable(),
+  currency: z.string(),
+  ossRegistered: z.boolean(),
+});
+export type CompanyTaxProfile = z.infer<typeof CompanyTaxProfile>;
+export const getCompanyProfile = defineContract({
+  subject: 'invoicing.company.get',
+  request: z.object({}),
+  reply: CompanyTaxProfile,
+});

@@ -1,0 +1,275 @@
+/**
+ * Printouts (INTERFACE §4.3; DESIGN §2 "Printout", §7), checked with standard tools: qpdf --check,
+ * pdftotext, pdftoppm + zbarimg for the PAY by square QR code, decoded with bysquare.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decode } from 'bysquare/pay';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
+import { type Client, type Stack, startStack } from '../support/stack.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bm-pdf-'));
+const IBAN = 'SK3112000000198742637541';
+let stack: Stack;
+let c: Client;
+let invoice: any;
+let whId: string;
+
+/** Fetches a printout; returns the reply and, for a PDF, its path. */
+async function printout(
+  client: Client,
+  report: string,
+  id: string,
+  headers: Record<string, string> = { Accept: 'application/pdf' },
+  param = 'recordID',
+) {
+  const res = await stack.app.request(`/1.6/reports/${report}?output=pdf&${param}=${id}`, {
+    headers: { ...client.headers, ...headers },
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const file = join(dir, `${crypto.randomUUID()}.pdf`);
+  writeFileSync(file, bytes);
+  return {
+    status: res.status,
+    headers: res.headers,
+    bytes,
+    file,
+    json: () => JSON.parse(bytes.toString('utf8')),
+  };
+}
+const text = (file: string) =>
+  execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+const pages = (file: string) =>
+  Number(execFileSync('qpdf', ['--show-npages', file], { encoding: 'utf8' }).trim());
+
+beforeAll(async () => {
+  stack = await startStack({ requestTimeoutMs: 60_000 });
+  c = await stack.company({
+    name: 'Dodávateľ Žilina s.r.o.',
+    iban: IBAN,
+    companyNumber: '50123456',
+    address: 'Štúrova 1, 010 01 Žilina',
+  });
+  await openYear(c, 2025);
+  whId = (await warehouse(c)).id;
+  const partner = ok(
+    await c.post('/1.6/partners', {
+      code: 'KAV',
+      name: 'Kaviareň Ďumbier s.r.o.',
+      address: 'Námestie 3, Brezno',
+      country: 'SK',
+      companyNumber: '36123456',
+      vatNumber: 'SK2021234567',
+    }),
+    201,
+  );
+  invoice = ok(
+    await c.post('/1.6/sales/invoices', {
+      ordnerCode: 'OF',
+      warehouseId: whId,
+      partnerId: partner.id,
+      dateCreated: '2025-05-02',
+      dateDelivery: '2025-04-30',
+      symbolConstant: '0308',
+      commentAboveItems: 'Fakturujeme Vám za tovar:',
+      commentBelowItems: 'Ďakujeme za spoluprácu.',
+      rows: [
+        { name: 'Žltý kôň úpel ďateľ', quantity: 2, price: 8.9, vatRate: 19 },
+        { name: 'Mlynček na kávu', quantity: 1, price: 49.9 },
+        { name: 'Čučoriedkový džem', quantity: 3, price: 3.15, vatRate: 5 },
+      ],
+    }),
+    201,
+  );
+});
+afterAll(() => stack?.stop());
+
+describe('sales invoice printout', () => {
+  it('is a valid PDF with the record number, parties, every row, every VAT-summary figure and the total', async () => {
+    const r = await printout(c, 'SalesInvoice', invoice.id);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/pdf');
+    expect(r.headers.get('content-disposition')).toBe(`attachment; filename="${invoice.recordNumber}.pdf"`);
+    expect(r.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    execFileSync('qpdf', ['--check', r.file]); // throws on a damaged file
+    const t = text(r.file);
+    expect(summaryOf(invoice)).toEqual([
+      ['19', '17.8', '3.38'],
+      ['23', '49.9', '11.48'],
+      ['5', '9.45', '0.47'],
+    ]);
+    for (const s of [
+      invoice.recordNumber,
+      'Kaviareň Ďumbier s.r.o.',
+      'Dodávateľ Žilina s.r.o.',
+      'IČO: 36123456',
+      'IČ DPH: SK2021234567',
+      'IČO: 50123456',
+      'Žltý kôň úpel ďateľ',
+      'Mlynček na kávu',
+      'Čučoriedkový džem',
+      '17,80',
+      '3,38',
+      '49,90',
+      '11,48',
+      '9,45',
+      '0,47',
+      '77,15',
+      '15,33',
+      '92,48',
+      '2. 5. 2025',
+      '30. 4. 2025',
+      'SK31 1200 0000 1987 4263 7541',
+      invoice.symbolVariable,
+      'Fakturujeme Vám za tovar:',
+      'Ďakujeme za spoluprácu.',
+      'Strana 1 / 1',
+    ]) {
+      expect(t).toContain(s);
+    }
+    expect([invoice.sumBase, invoice.sumVat, invoice.sumTotal]).toEqual([77.15, 15.33, 92.48]);
+  });
+
+  it('carries a PAY by square QR code with the IBAN, amount and variable symbol', async () => {
+    const r = await printout(c, 'SalesInvoice', invoice.id);
+    execFileSync('pdftoppm', [
+      '-r',
+      '200',
+      '-png',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      r.file,
+      r.file.replace(/\.pdf$/, ''),
+    ]);
+    const qr = execFileSync('zbarimg', ['--raw', '-q', r.file.replace(/\.pdf$/, '.png')], {
+      encoding: 'utf8',
+    }).trim();
+    const model = decode(qr);
+    expect(model.payments[0]).toMatchObject({
+      amount: 92.48,
+      currencyCode: 'EUR',
+      variableSymbol: invoice.symbolVariable,
+      constantSymbol: '0308',
+      bankAccounts: [{ iban: IBAN }],
+    });
+  });
+
+  it('finds the report by GUID too and the record parameter in any case', async () => {
+    const report = ok(await c.get('/1.6/reports')).items.find((x: any) => x.code === 'SalesInvoice');
+    expect((await printout(c, report.id, invoice.id, { Accept: 'application/pdf' }, 'recordid')).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await printout(
+          c,
+          'SalesInvoice',
+          invoice.id,
+          { Accept: 'text/html, application/pdf;q=0.9' },
+          'RecordId',
+        )
+      ).status,
+    ).toBe(200);
+    // Without output/recordID the same path is the report definition.
+    expect(ok(await c.get(`/1.6/reports/${report.id}`))).toMatchObject({
+      code: 'SalesInvoice',
+      documentType: 'SalesInvoice',
+      builtIn: true,
+    });
+  });
+
+  it('answers 406 without an Accept naming application/pdf, 400 for another output, 404 for another company', async () => {
+    for (const accept of [{}, { Accept: '*/*' }, { Accept: 'application/json' }]) {
+      const r = await printout(c, 'SalesInvoice', invoice.id, accept as Record<string, string>);
+      expect(r.status).toBe(406);
+      expect(r.json().code).toBe('NotAcceptable');
+    }
+    const xml = await stack.app.request(`/1.6/reports/SalesInvoice?output=xml&recordID=${invoice.id}`, {
+      headers: { ...c.headers, Accept: 'application/pdf' },
+    });
+    expect(xml.status).toBe(400);
+    expect((await xml.json()).errors).toEqual([
+      { path: 'query.output', message: 'only output=pdf is supported' },
+    ]);
+    const other = await stack.company();
+    const foreign = await printout(other, 'SalesInvoice', invoice.id);
+    expect(foreign.status).toBe(404);
+    expect(foreign.bytes.toString()).not.toContain('Kaviareň');
+    expect((await printout(c, 'SalesInvoice', crypto.randomUUID())).status).toBe(404);
+    expect((await printout(c, 'NoSuchReport', invoice.id)).status).toBe(404);
+    const noAuth = await stack.app.request(`/1.6/reports/SalesInvoice?output=pdf&recordID=${invoice.id}`, {
+      headers: { Accept: 'application/pdf' },
+    });
+    expect(noAuth.status).toBe(401);
+  });
+
+  it('prints an invoice of 2,000 rows whole, on many pages', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      name: `Položka č. ${i + 1} – ľadový čaj ${'ô'.repeat(i % 7)}`,
+      code: `P${i + 1}`,
+      quantity: 1 + (i % 5),
+      price: 1.25,
+    }));
+    const big = ok(
+      await c.post('/1.6/sales/invoices', {
+        ordnerCode: 'OF',
+        warehouseId: whId,
+        dateCreated: '2025-05-03',
+        rows,
+      }),
+      201,
+    );
+    const r = await printout(c, 'SalesInvoice', big.id);
+    expect(r.status).toBe(200);
+    execFileSync('qpdf', ['--check', r.file]);
+    const n = pages(r.file);
+    expect(n).toBeGreaterThan(20);
+    const t = text(r.file);
+    expect(t).toContain('Položka č. 1 –');
+    expect(t).toContain('Položka č. 2000 –');
+    expect(t).toContain(`Strana ${n} / ${n}`);
+    expect(Number(r.headers.get('content-length'))).toBe(r.bytes.length);
+  });
+});
+
+describe('issue card printout', () => {
+  it('prints the card with its rows and cost', async () => {
+    const honey = await item(c, { code: 'MED', name: 'Med lesný ďateľový' });
+    await receive(c, whId, '2025-05-01', [[honey.id, 10, 4.55]]);
+    const partner = ok(await c.get('/1.6/partners')).items[0];
+    const card = ok(
+      await c.post('/1.6/warehouses/issue-cards', {
+        ordnerCode: 'VY',
+        warehouseId: whId,
+        partnerId: partner.id,
+        dateOperation: '2025-05-04',
+        rows: [{ itemId: honey.id, quantity: 3 }],
+      }),
+      201,
+    );
+    const r = await printout(c, 'IssueCard', card.id);
+    expect(r.status).toBe(200);
+    execFileSync('qpdf', ['--check', r.file]);
+    const t = text(r.file);
+    for (const s of [
+      card.recordNumber,
+      'VÝDAJKA',
+      'Med lesný ďateľový',
+      '4,55',
+      '13,65',
+      'Kaviareň Ďumbier s.r.o.',
+    ])
+      expect(t).toContain(s);
+    expect(readFileSync(r.file).length).toBeGreaterThan(1000);
+  });
+});
+
+function summaryOf(inv: any) {
+  return inv.vatSummary.map((s: any) => [String(s.rate), String(s.base), String(s.vat)]);
+}
