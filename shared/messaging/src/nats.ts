@@ -22,6 +22,7 @@ import {
 } from '@nats-io/transport-node';
 import { ZodError, type z } from 'zod';
 import type { RequestContext } from './context.js';
+import { incoming, outgoing } from './large-payload.js';
 
 export type { NatsConnection } from '@nats-io/transport-node';
 export { connect } from '@nats-io/transport-node';
@@ -87,6 +88,8 @@ export function toAppError(e: unknown): AppError {
 
 export interface ServeOptions {
   log: Logger;
+  /** The connection the service runs on: large payloads travel through its object store. */
+  nc: NatsConnection;
   /** Instance id put on every reply (`Service-Instance`), to see which replica answered. */
   instance?: string;
   /** Called around the handler, e.g. to fork an EntityManager and run in its context. */
@@ -133,15 +136,18 @@ async function handleMessage(
   if (opts.instance) replyHeaders.set(Headers.instance, opts.instance);
   try {
     let body: unknown;
+    const data = await incoming(opts.nc, msg.data, msg.headers);
     try {
-      body = msg.data.length ? JSON.parse(dec.decode(msg.data)) : {};
+      body = data.length ? JSON.parse(dec.decode(data)) : {};
     } catch {
       throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'message body is not JSON');
     }
     const req = parseOrThrow(contract.request, body);
     const run = (extra: Record<string, unknown>) => handler(req, { ...ctx, ...extra, log });
     const reply = opts.wrap ? await opts.wrap(ctx, run) : await run({});
-    msg.respond(enc.encode(JSON.stringify(reply ?? null)), { headers: replyHeaders });
+    msg.respond(await outgoing(opts.nc, enc.encode(JSON.stringify(reply ?? null)), replyHeaders), {
+      headers: replyHeaders,
+    });
   } catch (e) {
     const appErr = toAppError(e);
     if (appErr.kind === 'internal') log.error({ err: e }, 'handler failed');
@@ -182,11 +188,10 @@ export async function requestRaw(
   opts: RequestOptions = {},
 ): Promise<{ data: Uint8Array; headers?: MsgHdrs }> {
   let m: Awaited<ReturnType<NatsConnection['request']>>;
+  const headers = headersFromContext(ctx);
   try {
-    m = await nc.request(subject, data, {
-      timeout: opts.timeoutMs ?? 5000,
-      headers: headersFromContext(ctx),
-    });
+    const payload = await outgoing(nc, data, headers);
+    m = await nc.request(subject, payload, { timeout: opts.timeoutMs ?? 5000, headers });
   } catch (e) {
     throw mapRequestError(e, subject);
   }
@@ -204,7 +209,7 @@ export async function requestRaw(
     }
     throw AppError.fromWire(wire);
   }
-  return { data: m.data, headers: m.headers };
+  return { data: await incoming(nc, m.data, m.headers), headers: m.headers };
 }
 
 function mapRequestError(e: unknown, subject: string): AppError {

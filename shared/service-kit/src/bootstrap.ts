@@ -56,6 +56,7 @@ export async function startService(o: StartOptions): Promise<RunningService> {
   const wrapDb = emWrap(orm);
   const serveOpts: ServeOptions = {
     log,
+    nc,
     instance,
     wrap: async <T>(ctx: RequestContext, fn: (extra: Record<string, unknown>) => Promise<T>): Promise<T> => {
       inFlight++;
