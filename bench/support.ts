@@ -28,13 +28,16 @@ export async function startBenchStack(opts: { ormOptions?: any } = {}) {
     REQUEST_TIMEOUT_MS: '30000',
   };
   const children: ChildProcess[] = [];
-  const spawnProc = (file: string) => {
+  const byFile = new Map<string, ChildProcess>();
+  const spawnProc = (file: string, extra: Record<string, string> = {}) => {
     const c = spawn(process.execPath, ['--import', 'tsx', join(root, file)], {
       cwd: root,
-      env,
+      env: { ...env, ...extra },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(c);
+    byFile.set(file, c);
+    return c;
   };
   // Services first (they migrate their schemas), then the gateway.
   for (const s of [
@@ -109,6 +112,17 @@ export async function startBenchStack(opts: { ormOptions?: any } = {}) {
     today: todayIn('Europe/Bratislava'),
     kit,
     directCtx,
+    /** Restarts one process (e.g. `services/reporting/src/main.ts`) with extra environment, waiting until `ready`. */
+    restart: async (file: string, extra: Record<string, string>, ready: () => Promise<boolean>) => {
+      const old = byFile.get(file);
+      if (old && old.exitCode === null) {
+        old.kill('SIGTERM');
+        await new Promise((r) => old.once('exit', r));
+      }
+      spawnProc(file, extra);
+      for (let i = 0; i < 300 && !(await ready().catch(() => false)); i++)
+        await new Promise((r) => setTimeout(r, 100));
+    },
     stop: async () => {
       for (const c of children) c.kill('SIGTERM');
       await Promise.all(

@@ -16,7 +16,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInfrastructure } from '@bm/testing/infra';
-import { seedDemo } from './demo-data.js';
+import { seedDemo, writeDemoPdfs } from './demo-data.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const local = join(root, '.local');
@@ -103,14 +103,10 @@ for (let i = 0; ; i++) {
 }
 
 const credsFile = join(local, 'demo-credentials.json');
-const creds = await seedDemo({
-  baseUrl,
-  adminToken,
-  credsFile,
-  log: say,
-  demoPdfs: process.argv.includes('--demo-pdfs'),
-});
+const creds = await seedDemo({ baseUrl, adminToken, credsFile, log: say });
 writeFileSync(credsFile, `${JSON.stringify({ ...creds, baseUrl }, null, 2)}\n`);
+if (process.argv.includes('--demo-pdfs'))
+  await writeDemoPdfs(baseUrl, creds, credsFile, join(local, 'demo'), say);
 
 const basic = `${creds.username}:${creds.password}`;
 say('');

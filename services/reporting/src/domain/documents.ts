@@ -6,7 +6,7 @@
 
 import { dec, fmt } from '@bm/money';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
-import { formatAmount, formatDate, formatQuantity, formatRate } from './format.js';
+import { formatAmount, formatDate, formatPrice, formatQuantity, formatRate } from './format.js';
 import type { InvoicePrint, IssueCardPrint, Party } from './print-model.js';
 
 const partyBlock = (title: string, p: Party): Content => ({
@@ -51,7 +51,7 @@ export function invoiceDocument(p: InvoicePrint, qr: string | null): TDocumentDe
     r.name ?? '',
     { text: formatQuantity(r.quantity), alignment: 'right' as const },
     r.unit ?? '',
-    { text: formatQuantity(r.price), alignment: 'right' as const },
+    { text: formatPrice(r.price), alignment: 'right' as const },
     { text: formatRate(r.vatRate), alignment: 'right' as const },
     num(r.base),
     num(r.vat),
@@ -216,9 +216,9 @@ export function issueCardDocument(p: IssueCardPrint): TDocumentDefinitions {
     r.name ?? '',
     { text: formatQuantity(r.quantity), alignment: 'right' as const },
     r.unit ?? '',
-    { text: formatQuantity(r.costPrice), alignment: 'right' as const },
+    { text: formatPrice(r.costPrice), alignment: 'right' as const },
     num(r.amount),
-    { text: formatQuantity(r.sellPrice), alignment: 'right' as const },
+    { text: formatPrice(r.sellPrice), alignment: 'right' as const },
   ]);
   return {
     info: { title: `Výdajka ${p.recordNumber}`, subject: 'Issue card', creator: 'business-backend 1.6' },

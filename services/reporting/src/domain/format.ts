@@ -22,6 +22,12 @@ export function formatQuantity(v: string): string {
   return `${negative ? '-' : ''}${group(int)}${frac ? `,${frac}` : ''}`;
 }
 
+/** A unit price: at least 2 and at most 4 places: `8,90`, `3,3333`. */
+export function formatPrice(v: string): string {
+  const d = dec(v).toDecimalPlaces(4);
+  return d.decimalPlaces() <= 2 ? formatAmount(v) : formatQuantity(v);
+}
+
 /** A rate in percent: `23 %`, `9,5 %`. */
 export const formatRate = (v: string) => `${formatQuantity(v)} %`;
 
