@@ -70,6 +70,8 @@ export async function startService(o: StartOptions): Promise<RunningService> {
   };
   const kit: ServiceKit = { name: o.name, instance, log, orm, nc, service, serveOpts };
   await o.register(kit);
+  // The endpoints' subscriptions must reach the server before the service counts as listening.
+  await nc.flush();
   const stopExtra = o.afterStart ? await o.afterStart(kit) : undefined;
   log.info({ instance }, `${o.name} service listening`);
 
