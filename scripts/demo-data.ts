@@ -201,7 +201,7 @@ export async function seedDemo(o: SeedOptions): Promise<DemoCredentials> {
     rows: [
       { itemId: items['KAV-250'].id, quantity: 24, price: 8.9 },
       { itemId: items['MLY-01'].id, quantity: 2, price: 49.9 },
-      { itemId: items['SERVIS'].id, quantity: 1.5, price: 35 },
+      { itemId: items.SERVIS.id, quantity: 1.5, price: 35 },
     ],
   });
   await invoice({

@@ -14,17 +14,9 @@ import {
   type PurchaseInvoice,
   type PurchaseInvoiceInput,
 } from '@bm/contracts';
-import {
-  AppError,
-  ErrorCode,
-  ErrorKind,
-  type FieldError,
-  notFound,
-  referenceNotFound,
-  validationFailed,
-} from '@bm/errors';
+import { type FieldError, notFound, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
-import { type Ctx, takeRecordNumber } from '@bm/service-kit';
+import { assertRecordNumberFree, type Ctx, entryDtos, takeRecordNumber } from '@bm/service-kit';
 import { purchaseRowSum } from '../domain/invoice-calculation.js';
 import {
   AccountingEntryEntity,
@@ -81,14 +73,7 @@ function dto(inv: Row, rows: RowRow[], entries: EntryRow[]): PurchaseInvoice {
     Period: inv.vatPeriod,
     sum: inv.sum,
     localSum: inv.localSum,
-    accountingEntries: entries
-      .sort((a, b) => a.lineNo - b.lineNo)
-      .map((e) => ({
-        debitAccount: e.debitAccount,
-        creditAccount: e.creditAccount,
-        amount: e.amount,
-        description: e.description,
-      })),
+    accountingEntries: entryDtos(entries),
   };
 }
 
@@ -153,17 +138,8 @@ export async function createPurchaseInvoice(
   await em.transactional(async (tx) => {
     const taken = async (n: string) => (await tx.count(PurchaseInvoiceEntity, { recordNumber: n })) > 0;
     const given = input.recordNumber?.trim();
-    if (given && (await taken(given))) {
-      throw new AppError(
-        ErrorKind.conflict,
-        ErrorCode.DuplicateRecordNumber,
-        `record number ${given} is already used`,
-        {
-          errors: [{ path: 'recordNumber', message: 'already used' }],
-        },
-      );
-    }
-    rows.forEach((r, i) =>
+    await assertRecordNumberFree(given, taken);
+    rows.forEach((r, i) => {
       tx.create(PurchaseInvoiceRowEntity, {
         id: crypto.randomUUID(),
         companyId,
@@ -179,8 +155,8 @@ export async function createPurchaseInvoice(
         price: r.price,
         localSum: r.localSum,
         sum: r.sum,
-      }),
-    );
+      });
+    });
     await tx.flush();
     const recordNumber =
       given ||
@@ -226,15 +202,15 @@ export async function createPurchaseInvoice(
         amount: fmt(v),
         description: `Purchase invoice ${recordNumber}`,
       }));
-    entries.forEach((e, i) =>
+    entries.forEach((e, i) => {
       tx.create(AccountingEntryEntity, {
         id: crypto.randomUUID(),
         companyId,
         documentId: id,
         lineNo: i + 1,
         ...e,
-      }),
-    );
+      });
+    });
     const event: InvoiceEvent = {
       eventId: crypto.randomUUID(),
       companyId,

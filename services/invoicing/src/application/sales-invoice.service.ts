@@ -23,7 +23,14 @@ import {
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
-import { type Ctx, type EntityManager, type ServiceKit, takeRecordNumber } from '@bm/service-kit';
+import {
+  assertRecordNumberFree,
+  type Ctx,
+  type EntityManager,
+  entryDtos,
+  type ServiceKit,
+  takeRecordNumber,
+} from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { addDays, calculate, createMode, variableSymbolOf } from '../domain/invoice-calculation.js';
 import {
@@ -185,14 +192,7 @@ function invoiceDto(
     payments: payments
       .sort((a, b) => (a.date < b.date ? -1 : 1))
       .map((p) => ({ id: p.id, amount: p.amount, date: p.date })),
-    accountingEntries: entries
-      .sort((a, b) => a.lineNo - b.lineNo)
-      .map((e) => ({
-        debitAccount: e.debitAccount,
-        creditAccount: e.creditAccount,
-        amount: e.amount,
-        description: e.description,
-      })),
+    accountingEntries: entryDtos(entries),
   };
 }
 
@@ -311,16 +311,7 @@ async function saveInvoice(
         ...(existing ? { id: { $ne: existing.id } } : {}),
       })) > 0;
     const given = input.recordNumber?.trim() || existing?.recordNumber;
-    if (given && given !== existing?.recordNumber && (await taken(given))) {
-      throw new AppError(
-        ErrorKind.conflict,
-        ErrorCode.DuplicateRecordNumber,
-        `record number ${given} is already used`,
-        {
-          errors: [{ path: 'recordNumber', message: 'already used' }],
-        },
-      );
-    }
+    await assertRecordNumberFree(given && given !== existing?.recordNumber ? given : undefined, taken);
     const id = existing?.id ?? crypto.randomUUID();
     if (existing) {
       await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
@@ -415,15 +406,15 @@ async function saveInvoice(
       const account = catalog[i].item?.kind === 'stock' ? SALES_ACCOUNTS.goods : SALES_ACCOUNTS.services;
       revenue.set(account, (revenue.get(account) ?? dec(0)).plus(dec(calc.rows[i].sumBase)));
     });
-    entriesOf(revenue, calc.sumBase, calc.sumVat, recordNumber).forEach((e, i) =>
+    entriesOf(revenue, calc.sumBase, calc.sumVat, recordNumber).forEach((e, i) => {
       tx.create(AccountingEntryEntity, {
         id: crypto.randomUUID(),
         companyId,
         documentId: id,
         lineNo: i + 1,
         ...e,
-      }),
-    );
+      });
+    });
     const event: InvoiceEvent = {
       eventId: crypto.randomUUID(),
       companyId,
@@ -577,7 +568,7 @@ export async function cancelSalesInvoice(ctx: Ctx, id: string): Promise<SalesInv
     inv.cancelled = true;
     inv.updatedAt = new Date();
     const entries = await tx.find(AccountingEntryEntity, { documentId: id }, { orderBy: { lineNo: 'asc' } });
-    entries.forEach((e, i) =>
+    entries.forEach((e, i) => {
       tx.create(AccountingEntryEntity, {
         id: crypto.randomUUID(),
         companyId: ctx.companyId!,
@@ -587,8 +578,8 @@ export async function cancelSalesInvoice(ctx: Ctx, id: string): Promise<SalesInv
         creditAccount: e.creditAccount,
         amount: fmt(dec(e.amount).neg()),
         description: `Cancellation of ${inv.recordNumber}`,
-      }),
-    );
+      });
+    });
   });
   return getSalesInvoice(ctx, id);
 }

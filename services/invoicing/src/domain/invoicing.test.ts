@@ -9,7 +9,7 @@ import {
   VatRefusal,
 } from './vat-selection.js';
 
-const codes: VatCodeDef[] = vatCodeCatalogue('SK').map((c, i) => ({
+const codes: VatCodeDef[] = vatCodeCatalogue('SK').map((c, _i) => ({
   ...c,
   id: `id-${c.code}`,
   paragraphs: c.paragraphs.map((p, j) => ({ id: `p-${c.code}-${j}`, code: p.code, isDefault: p.isDefault })),

@@ -3,7 +3,13 @@
  * and paragraphs, accounting periods, bank accounts, code lists and invoice ordners. Every entity
  * carries `companyId` and the company filter; decimals are `numeric`, read as strings.
  */
-import { companyFilter } from '@bm/service-kit';
+import {
+  accountingEntryEntity,
+  companyFilter,
+  ordnerCounterEntity,
+  ordnerEntity,
+  outboxEntity,
+} from '@bm/service-kit';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 
 export const SCHEMA = 'invoicing';
@@ -126,38 +132,8 @@ export const CodeListEntity = defineEntity({
   uniques: [{ properties: ['companyId', 'list', 'code'] }],
 });
 
-export const OrdnerEntity = defineEntity({
-  name: 'Ordner',
-  tableName: 'ordner',
-  schema: SCHEMA,
-  filters: companyFilter,
-  properties: {
-    ...tenant(),
-    code: p.string().length(20),
-    name: p.string(),
-    documentType: p.string().length(20),
-    numberFormat: p.string().length(50),
-    reportId: p.uuid().nullable(),
-  },
-  uniques: [{ properties: ['companyId', 'code'] }],
-});
-
 const money = () => p.decimal('string').precision(18).scale(2);
 const qty = () => p.decimal('string').precision(18).scale(4);
-
-/** Gapless record-number counter per ordner and year (DESIGN §5 "Record numbers", §6). */
-export const OrdnerCounterEntity = defineEntity({
-  name: 'OrdnerCounter',
-  tableName: 'ordner_counter',
-  schema: SCHEMA,
-  filters: companyFilter,
-  properties: {
-    companyId: p.uuid(),
-    ordnerId: p.uuid().primary(),
-    year: p.integer().primary(),
-    lastValue: p.integer(),
-  },
-});
 
 /** Sales invoice header (INTERFACE §2.4) with the computed totals and state. */
 export const SalesInvoiceEntity = defineEntity({
@@ -318,45 +294,6 @@ export const PurchaseInvoiceRowEntity = defineEntity({
   },
 });
 
-/** Accounting entries of invoices (DESIGN §6: receivable/revenue/VAT, payable/cost/VAT). */
-export const AccountingEntryEntity = defineEntity({
-  name: 'AccountingEntry',
-  tableName: 'accounting_entry',
-  schema: SCHEMA,
-  filters: companyFilter,
-  properties: {
-    ...tenant(),
-    documentId: p.uuid().index(),
-    lineNo: p.integer(),
-    debitAccount: p.string().length(20),
-    creditAccount: p.string().length(20),
-    amount: money(),
-    description: p.string(),
-  },
-});
-
-/** Transactional outbox (DESIGN §1). */
-export const OutboxEntity = defineEntity({
-  name: 'OutboxEvent',
-  tableName: 'outbox',
-  schema: SCHEMA,
-  properties: {
-    id: p.uuid().primary(),
-    companyId: p.uuid(),
-    subject: p.string(),
-    payload: p.json(),
-    createdAt: p.datetime(),
-    publishedAt: p.datetime().nullable(),
-  },
-  indexes: [
-    {
-      name: 'outbox_unpublished_index',
-      expression:
-        'create index "outbox_unpublished_index" on "invoicing"."outbox" ("created_at") where "published_at" is null',
-    },
-  ],
-});
-
 /** Events already handled by a consumer (idempotent consumers, DESIGN §1). */
 export const ProcessedEventEntity = defineEntity({
   name: 'ProcessedEvent',
@@ -364,6 +301,11 @@ export const ProcessedEventEntity = defineEntity({
   schema: SCHEMA,
   properties: { eventId: p.uuid().primary(), consumer: p.string().length(50), processedAt: p.datetime() },
 });
+
+export const OrdnerEntity = ordnerEntity(SCHEMA);
+export const OrdnerCounterEntity = ordnerCounterEntity(SCHEMA);
+export const AccountingEntryEntity = accountingEntryEntity(SCHEMA);
+export const OutboxEntity = outboxEntity(SCHEMA);
 
 export const entities = [
   CompanyProfileEntity,

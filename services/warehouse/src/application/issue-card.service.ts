@@ -20,7 +20,13 @@ import {
 import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound } from '@bm/errors';
 import { request, todayIn } from '@bm/messaging';
 import { type Dec, dec, fmt, sum } from '@bm/money';
-import type { Ctx, EntityManager, ServiceKit } from '@bm/service-kit';
+import {
+  assertRecordNumberFree,
+  type Ctx,
+  type EntityManager,
+  entryDtos,
+  type ServiceKit,
+} from '@bm/service-kit';
 import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
 import { consumeFifo } from '../domain/fifo.js';
 import {
@@ -94,13 +100,6 @@ export function operationCanceled(shortfalls: Shortfall[], items: Map<string, It
   );
 }
 
-const entryDto = (e: EntryRow): AccountingEntry => ({
-  debitAccount: e.debitAccount,
-  creditAccount: e.creditAccount,
-  amount: e.amount,
-  description: e.description,
-});
-
 /** The reply shape of a stored card. */
 export function cardDto(card: CardRow, rows: CardRowRow[], entries: EntryRow[]): IssueCard {
   return {
@@ -134,7 +133,7 @@ export function cardDto(card: CardRow, rows: CardRowRow[], entries: EntryRow[]):
     totalCost: card.totalCost,
     sourceId: card.sourceId ?? null,
     sourceType: (card.sourceType as SourceType | null) ?? null,
-    accountingEntries: entries.sort((a, b) => a.lineNo - b.lineNo).map(entryDto),
+    accountingEntries: entryDtos(entries),
   };
 }
 
@@ -341,16 +340,7 @@ export async function valueAndStore(
     const companyId = ctx.companyId!;
     const taken = async (n: string) => (await tx.count(IssueCardEntity, { recordNumber: n })) > 0;
     const given = input.recordNumber?.trim();
-    if (given && (await taken(given))) {
-      throw new AppError(
-        ErrorKind.conflict,
-        ErrorCode.DuplicateRecordNumber,
-        `record number ${given} is already used`,
-        {
-          errors: [{ path: 'recordNumber', message: 'already used' }],
-        },
-      );
-    }
+    await assertRecordNumberFree(given, taken);
     const cardId = crypto.randomUUID();
     const now = new Date();
     const seqs = await nextSeqs(tx, rows.length);

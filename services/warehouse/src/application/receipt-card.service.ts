@@ -10,10 +10,10 @@ import {
   type ReceiptCardInput,
   type StockReceivedEvent,
 } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { notFound } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
-import type { Ctx, EntityManager } from '@bm/service-kit';
+import { assertRecordNumberFree, type Ctx, type EntityManager, entryDtos } from '@bm/service-kit';
 import { splitReceipt } from '../domain/receipt.js';
 import {
   AccountingEntryEntity,
@@ -60,14 +60,7 @@ function receiptDto(card: ReceiptRow, rows: ReceiptRowRow[], entries: EntryRow[]
         amount: r.amount,
       })),
     totalCost: card.totalCost,
-    accountingEntries: entries
-      .sort((a, b) => a.lineNo - b.lineNo)
-      .map((e) => ({
-        debitAccount: e.debitAccount,
-        creditAccount: e.creditAccount,
-        amount: e.amount,
-        description: e.description,
-      })),
+    accountingEntries: entryDtos(entries),
   };
 }
 
@@ -106,16 +99,7 @@ export async function createReceiptCard(
     const balances = await lockBalances(tx, companyId, warehouse.id, keys);
     const taken = async (n: string) => (await tx.count(ReceiptCardEntity, { recordNumber: n })) > 0;
     const given = input.recordNumber?.trim();
-    if (given && (await taken(given))) {
-      throw new AppError(
-        ErrorKind.conflict,
-        ErrorCode.DuplicateRecordNumber,
-        `record number ${given} is already used`,
-        {
-          errors: [{ path: 'recordNumber', message: 'already used' }],
-        },
-      );
-    }
+    await assertRecordNumberFree(given, taken);
     const cardId = crypto.randomUUID();
     const seqs = await nextSeqs(tx, input.rows.length * 2);
     const now = new Date();

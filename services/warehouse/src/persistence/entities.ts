@@ -2,7 +2,13 @@
  * Warehouse schema entities (DESIGN §1: schema `warehouse`). Every entity carries `companyId` and the
  * company filter. Decimals map to `numeric` and are read as strings.
  */
-import { companyFilter } from '@bm/service-kit';
+import {
+  accountingEntryEntity,
+  companyFilter,
+  ordnerCounterEntity,
+  ordnerEntity,
+  outboxEntity,
+} from '@bm/service-kit';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 
 export const SCHEMA = 'warehouse';
@@ -66,36 +72,6 @@ export const LotNumberEntity = defineEntity({
     expiryDate: p.date().nullable(),
   },
   uniques: [{ properties: ['companyId', 'itemId', 'number'] }],
-});
-
-export const OrdnerEntity = defineEntity({
-  name: 'Ordner',
-  tableName: 'ordner',
-  schema: SCHEMA,
-  filters: companyFilter,
-  properties: {
-    ...tenant(),
-    code: p.string().length(20),
-    name: p.string(),
-    documentType: p.string().length(20),
-    numberFormat: p.string().length(50),
-    reportId: p.uuid().nullable(),
-  },
-  uniques: [{ properties: ['companyId', 'code'] }],
-});
-
-/** Gapless record-number counter per ordner and year (DESIGN §5 "Record numbers"). */
-export const OrdnerCounterEntity = defineEntity({
-  name: 'OrdnerCounter',
-  tableName: 'ordner_counter',
-  schema: SCHEMA,
-  filters: companyFilter,
-  properties: {
-    companyId: p.uuid(),
-    ordnerId: p.uuid().primary(),
-    year: p.integer().primary(),
-    lastValue: p.integer(),
-  },
 });
 
 export const ReceiptCardEntity = defineEntity({
@@ -272,44 +248,10 @@ export const LayerConsumptionEntity = defineEntity({
   indexes: [{ properties: ['layerId', 'dateOperation'] }],
 });
 
-/** Accounting entries of warehouse documents (DESIGN §5 "Accounted warehouse"). */
-export const AccountingEntryEntity = defineEntity({
-  name: 'AccountingEntry',
-  tableName: 'accounting_entry',
-  schema: SCHEMA,
-  filters: companyFilter,
-  properties: {
-    ...tenant(),
-    documentId: p.uuid().index(),
-    lineNo: p.integer(),
-    debitAccount: p.string().length(20),
-    creditAccount: p.string().length(20),
-    amount: p.decimal('string').precision(18).scale(2),
-    description: p.string(),
-  },
-});
-
-/** Transactional outbox (DESIGN §1): events written with the change, published by the relay. */
-export const OutboxEntity = defineEntity({
-  name: 'OutboxEvent',
-  tableName: 'outbox',
-  schema: SCHEMA,
-  properties: {
-    id: p.uuid().primary(),
-    companyId: p.uuid(),
-    subject: p.string(),
-    payload: p.json(),
-    createdAt: p.datetime(),
-    publishedAt: p.datetime().nullable(),
-  },
-  indexes: [
-    {
-      name: 'outbox_unpublished_index',
-      expression:
-        'create index "outbox_unpublished_index" on "warehouse"."outbox" ("created_at") where "published_at" is null',
-    },
-  ],
-});
+export const OrdnerEntity = ordnerEntity(SCHEMA);
+export const OrdnerCounterEntity = ordnerCounterEntity(SCHEMA);
+export const AccountingEntryEntity = accountingEntryEntity(SCHEMA);
+export const OutboxEntity = outboxEntity(SCHEMA);
 
 export const entities = [
   WarehouseEntity,

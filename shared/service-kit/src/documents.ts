@@ -1,0 +1,115 @@
+/**
+ * What every document-owning service keeps the same way, each in its own schema (DESIGN §1: no shared
+ * tables): ordners and their counters, accounting entries, the outbox; plus the duplicate-record-number
+ * rule and the accounting-entry reply shape.
+ */
+import type { AccountingEntry } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { companyFilter } from './orm.js';
+
+/** Ordner (folder of documents with its own record-number counter), DESIGN §4. */
+export const ordnerEntity = (schema: string) =>
+  defineEntity({
+    name: 'Ordner',
+    tableName: 'ordner',
+    schema,
+    filters: companyFilter,
+    properties: {
+      id: p.uuid().primary(),
+      companyId: p.uuid(),
+      code: p.string().length(20),
+      name: p.string(),
+      documentType: p.string().length(20),
+      numberFormat: p.string().length(50),
+      reportId: p.uuid().nullable(),
+    },
+    uniques: [{ properties: ['companyId', 'code'] }],
+  });
+
+/** Gapless record-number counter per ordner and year (DESIGN §5 "Record numbers"). */
+export const ordnerCounterEntity = (schema: string) =>
+  defineEntity({
+    name: 'OrdnerCounter',
+    tableName: 'ordner_counter',
+    schema,
+    filters: companyFilter,
+    properties: {
+      companyId: p.uuid(),
+      ordnerId: p.uuid().primary(),
+      year: p.integer().primary(),
+      lastValue: p.integer(),
+    },
+  });
+
+/** Accounting entries of documents (DESIGN §5 "Accounted warehouse", §6). */
+export const accountingEntryEntity = (schema: string) =>
+  defineEntity({
+    name: 'AccountingEntry',
+    tableName: 'accounting_entry',
+    schema,
+    filters: companyFilter,
+    properties: {
+      id: p.uuid().primary(),
+      companyId: p.uuid(),
+      documentId: p.uuid().index(),
+      lineNo: p.integer(),
+      debitAccount: p.string().length(20),
+      creditAccount: p.string().length(20),
+      amount: p.decimal('string').precision(18).scale(2),
+      description: p.string(),
+    },
+  });
+
+/** Transactional outbox (DESIGN §1 "Events"), read by the relay of `outbox.ts`. */
+export const outboxEntity = (schema: string) =>
+  defineEntity({
+    name: 'OutboxEvent',
+    tableName: 'outbox',
+    schema,
+    properties: {
+      id: p.uuid().primary(),
+      companyId: p.uuid(),
+      subject: p.string(),
+      payload: p.json(),
+      createdAt: p.datetime(),
+      publishedAt: p.datetime().nullable(),
+    },
+    indexes: [
+      {
+        name: 'outbox_unpublished_index',
+        expression: `create index "outbox_unpublished_index" on "${schema}"."outbox" ("created_at") where "published_at" is null`,
+      },
+    ],
+  });
+
+/** Stored accounting entries in their reply shape, in line order. */
+export const entryDtos = (rows: (AccountingEntry & { lineNo: number })[]): AccountingEntry[] =>
+  [...rows]
+    .sort((a, b) => a.lineNo - b.lineNo)
+    .map((e) => ({
+      debitAccount: e.debitAccount,
+      creditAccount: e.creditAccount,
+      amount: e.amount,
+      description: e.description,
+    }));
+
+/**
+ * 409 DuplicateRecordNumber when a record number given by the client is already used (INTERFACE §7,
+ * DESIGN §5); the unique index guards the race behind this check.
+ */
+export async function assertRecordNumberFree(
+  given: string | undefined,
+  taken: (n: string) => Promise<boolean>,
+): Promise<void> {
+  if (given && (await taken(given))) {
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.DuplicateRecordNumber,
+      `record number ${given} is already used`,
+      {
+        errors: [{ path: 'recordNumber', message: 'already used' }],
+      },
+    );
+  }
+}
