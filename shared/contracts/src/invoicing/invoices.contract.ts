@@ -3,6 +3,7 @@
  * `invoicing.<resource>.<verb>`. Amounts are in the company currency with 2 decimals unless stated;
  * unit prices and quantities 4 decimals; rates in percent; dates `YYYY-MM-DD`.
  */
+import { dec } from '@bm/money';
 import { defineContract } from '../contract.js';
 import {
   Amount,
@@ -21,7 +22,7 @@ import { AccountingEntry } from '../warehouse/documents.contract.js';
 const Code = () => z.string().trim().min(1).max(30);
 const nonZero = (v: string) => !/^-?0+(\.0+)?$/.test(v);
 const Percent = () =>
-  decimal(2).refine((v) => !v.startsWith('-') && Number.parseFloat(v) <= 100, {
+  decimal(2).refine((v) => !v.startsWith('-') && dec(v).lte(100), {
     message: 'expected a percentage from 0 to 100',
   });
 const Digits = (max: number) =>
