@@ -125,5 +125,12 @@ say(
   `  curl -s -u '${basic}' -H 'ClientID: ${creds.clientId}' -H 'ClientSecret: ${creds.clientSecret}' -H 'CompanyID: ${creds.companyId}' ${baseUrl}/1.6/warehouses`,
 );
 say('');
+say(
+  `Admin: POST ${baseUrl}/admin/companies with 'Authorization: Bearer ${adminToken}'${process.env.ADMIN_TOKEN ? '' : ' (generated; set ADMIN_TOKEN to choose one)'}`,
+);
+say(
+  `CLI:   DATABASE_URL='${infra.databaseUrl}' NATS_URL='${infra.natsUrl}' pnpm create-company --name 'Firma s.r.o.' --country SK`,
+);
+say('');
 say(`Logs in ${join(local, 'logs')}. Ctrl-C stops everything.`);
 if (!existsSync(credsFile)) await stopAll(1);
