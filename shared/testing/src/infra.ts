@@ -8,7 +8,7 @@
  * (throw-away data directories).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +124,16 @@ async function startSystemPostgres(
     ]);
     execFileSync(cmd, args, { stdio: 'ignore' });
   }
+  // A server left running in this data directory by an earlier run that did not stop cleanly: stop it.
+  if (existsSync(join(pgdata, 'postmaster.pid'))) {
+    const [c, a] = pgCommand(join(bin, 'pg_ctl'), ['-D', pgdata, '-m', 'fast', '-w', 'stop']);
+    try {
+      execFileSync(c, a, { stdio: 'ignore' });
+      log('stopped a PostgreSQL left running by an earlier start');
+    } catch {
+      /* not running: a stale pid file, which pg_ctl start handles */
+    }
+  }
   const port = await freePort();
   const [cmd, args] = pgCommand(join(bin, 'pg_ctl'), [
     '-D',
@@ -204,9 +214,20 @@ export async function startNats(
   const port = fixedPort ?? (await freePort());
   const store = join(dataDir, 'nats');
   mkdirSync(store, { recursive: true });
-  const child: ChildProcess = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
-    stdio: 'ignore',
-  });
+  // A nats-server left running on this store by an earlier run that did not stop cleanly: end it.
+  const pidFile = join(dataDir, 'nats.pid');
+  if (existsSync(pidFile)) {
+    const old = Number(readFileSync(pidFile, 'utf8'));
+    try {
+      if (old > 0) process.kill(old, 'SIGTERM');
+      log('stopped a nats-server left running by an earlier start');
+      await new Promise((r) => setTimeout(r, 300));
+    } catch {
+      /* already gone */
+    }
+  }
+  const child: ChildProcess = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' });
+  writeFileSync(pidFile, String(child.pid ?? ''));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   await waitFor(
     () =>
