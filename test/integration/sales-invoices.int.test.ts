@@ -252,6 +252,14 @@ describe('validation and defaults', () => {
     expect(zero.body.errors).toEqual([
       { path: 'rows.0.quantity', message: 'quantity must be other than zero' },
     ]);
+    // The example's PeriodYear/Period are accepted (and ignored) here too (DESIGN §2).
+    expect(
+      (await invoice({ PeriodYear: '2025', Period: '2025-03', rows: [{ name: 'x', quantity: 1, price: 1 }] }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await invoice({ periodyeer: '2025', rows: [{ name: 'x', quantity: 1, price: 1 }] })).body.errors,
+    ).toEqual([{ path: 'periodyeer', message: 'unknown field' }]);
     const noPrice = await invoice({ rows: [{ name: 'x', quantity: 1 }] });
     expect(noPrice.status).toBe(400);
     expect(noPrice.body.errors).toEqual([

@@ -17,6 +17,12 @@ import { normalizeInput, renderOutput } from '../http/schema-walk.js';
 import type { AuthVariables } from '../middleware/auth.js';
 import type { RequestIdVariables } from '../middleware/request-id.js';
 
+/**
+ * Top-level fields of the interface's create example that are not described as fields (INTERFACE §2.3):
+ * accepted and ignored on every body that does not define them (DESIGN §2 "Unknown input fields").
+ */
+export const EXAMPLE_FIELDS = ['PeriodYear', 'Period'];
+
 export type GatewayEnv = { Variables: AuthVariables & RequestIdVariables & { format: Format } };
 
 /** Sends a typed request on behalf of the current principal. */
@@ -173,7 +179,7 @@ export function handlerFor(
         {
           xml,
           timeZone: principal.timeZone,
-          ignore: op.body.ignore,
+          ignore: op.body.ignore ?? EXAMPLE_FIELDS,
         },
         errors,
       );
