@@ -252,6 +252,10 @@ describe('validation and defaults', () => {
     expect(zero.body.errors).toEqual([
       { path: 'rows.0.quantity', message: 'quantity must be other than zero' },
     ]);
+    // Amounts beyond what the books can hold are the client's data, not a server error.
+    const huge = await invoice({ rows: [{ name: 'x', quantity: 99999999999999, price: 99999999999999 }] });
+    expect(huge.status).toBe(400);
+    expect(huge.body).toMatchObject({ code: 'ValidationFailed', detail: 'a number is too large' });
     // The example's PeriodYear/Period are accepted (and ignored) here too (DESIGN §2).
     expect(
       (await invoice({ PeriodYear: '2025', Period: '2025-03', rows: [{ name: 'x', quantity: 1, price: 1 }] }))

@@ -91,8 +91,26 @@ export function emWrap(orm: MikroORM) {
   };
 }
 
-/** Unique violations become 409 Conflict naming the constraint's columns; other errors pass through. */
+/**
+ * Unique violations become 409 Conflict naming the constraint's columns; PostgreSQL data exceptions
+ * (class 22: a number too large for its column, an impossible date, a NUL byte in text) become 400
+ * ValidationFailed, since only client data can cause them; other errors pass through.
+ */
 export function mapDbError(e: unknown): unknown {
+  const sqlState: string | undefined = (e as any)?.code ?? (e as any)?.cause?.code;
+  if (typeof sqlState === 'string' && sqlState.startsWith('22')) {
+    const what =
+      sqlState === '22003'
+        ? 'a number is too large'
+        : sqlState === '22001'
+          ? 'a text is too long'
+          : sqlState.startsWith('2200')
+            ? 'a date or time is not valid'
+            : 'a value is not valid';
+    return new AppError(ErrorKind.invalid, ErrorCode.ValidationFailed, what, {
+      errors: [{ path: '(body)', message: what }],
+    });
+  }
   if (e instanceof UniqueConstraintViolationException) {
     const constraint = (e as any).constraint ?? (e as any).cause?.constraint ?? '';
     const detailText: string = (e as any).detail ?? (e as any).cause?.detail ?? '';

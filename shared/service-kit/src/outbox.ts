@@ -128,6 +128,15 @@ export function startOutboxRelay(o: {
 
   const timer = setInterval(() => void flush(), o.intervalMs ?? 500);
   timer.unref();
+  // Published events are kept a week (for inspection and replays by hand), then deleted.
+  const prune = setInterval(() => {
+    o.orm.em
+      .fork()
+      .getConnection()
+      .execute(`delete from "${o.schema}"."outbox" where "published_at" < now() - interval '7 days'`)
+      .catch((e: Error) => o.log.warn({ err: e.message }, 'outbox: pruning failed'));
+  }, 3_600_000);
+  prune.unref();
   return {
     kick: () => void flush(),
     flush,
@@ -141,6 +150,7 @@ export function startOutboxRelay(o: {
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      clearInterval(prune);
       await running;
       await flush();
     },
