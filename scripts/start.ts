@@ -8,7 +8,8 @@
  *   credentials to `.local/demo-credentials.json` and prints them with a ready-to-paste curl.
  * - Ctrl-C stops everything it started.
  *
- * Environment: PORT (8080), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info).
+ * Environment: PORT (8080), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info),
+ * LOCAL_DIR (`.local`: data of the local servers, logs, demo credentials and PDFs).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +20,7 @@ import { ensureInfrastructure } from '@bm/testing/infra';
 import { seedDemo, writeDemoPdfs } from './demo-data.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const local = join(root, '.local');
+const local = process.env.LOCAL_DIR ?? join(root, '.local');
 const say = (s: string) => console.log(s);
 
 const port = Number(process.env.PORT ?? 8080);
@@ -28,9 +29,10 @@ const t0 = Date.now();
 
 mkdirSync(join(local, 'logs'), { recursive: true });
 say('Starting PostgreSQL and NATS (or using DATABASE_URL / NATS_URL)…');
+// A given DATABASE_URL is used as it is; local servers get the database `business`.
 const infra = await ensureInfrastructure({
   dataDir: join(local, 'data'),
-  database: 'business',
+  database: process.env.DATABASE_URL ? undefined : 'business',
   log: (l) => say(`  ${l}`),
 });
 if (infra.started.length) say(`  started ${infra.started.join(', ')}`);
