@@ -5,7 +5,7 @@
  */
 import type { AccountingEntry } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
-import { defineEntity, p } from '@mikro-orm/postgresql';
+import { defineEntity, type EntityName, p } from '@mikro-orm/postgresql';
 import { companyFilter } from './orm.js';
 
 /** Ordner (folder of documents with its own record-number counter), DESIGN §4. */
@@ -112,4 +112,38 @@ export async function assertRecordNumberFree(
       },
     );
   }
+}
+
+type Creatable = { create(entity: any, data: any): any };
+
+/** Stores a document's accounting entries, numbered from `firstLine`; returns the rows. */
+export function addEntries<R extends object>(
+  em: Creatable,
+  entity: EntityName<R>,
+  companyId: string,
+  documentId: string,
+  entries: AccountingEntry[],
+  firstLine = 1,
+): R[] {
+  return entries.map((e, i) =>
+    em.create(entity, { id: crypto.randomUUID(), companyId, documentId, lineNo: firstLine + i, ...e }),
+  );
+}
+
+/** Writes an event to the outbox in the current transaction (DESIGN §1 "Events"); the relay publishes it. */
+export function enqueueEvent(
+  em: Creatable,
+  outbox: any,
+  companyId: string,
+  subject: string,
+  event: { eventId: string },
+): void {
+  em.create(outbox, {
+    id: event.eventId,
+    companyId,
+    subject,
+    payload: event,
+    createdAt: new Date(),
+    publishedAt: null,
+  });
 }

@@ -5,7 +5,6 @@
  * (`YYYY-MM`) defaults to the month of `dateDelivery`, else of `dateCreated`; `PeriodYear` must agree.
  */
 import {
-  type AccountingEntry,
   DEFAULT_PAGE_SIZE,
   type InvoiceEvent,
   InvoiceEventSubjects,
@@ -16,7 +15,15 @@ import {
 } from '@bm/contracts';
 import { type FieldError, notFound, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
-import { assertRecordNumberFree, type Ctx, entryDtos, takeRecordNumber } from '@bm/service-kit';
+import {
+  addEntries,
+  assertRecordNumberFree,
+  type Ctx,
+  enqueueEvent,
+  entryDtos,
+  takeRecordNumber,
+} from '@bm/service-kit';
+import { purchaseEntries } from '../domain/invoice-accounting.js';
 import { purchaseRowSum } from '../domain/invoice-calculation.js';
 import {
   AccountingEntryEntity,
@@ -32,9 +39,6 @@ import {
   resolveRowsCatalog,
 } from './references.js';
 import type { InvoicingDeps } from './sales-invoice.service.js';
-
-/** Accounts of purchase invoices (Slovak chart): goods in acquisition, services, suppliers. */
-export const PURCHASE_ACCOUNTS = { goods: '131', services: '518', payable: '321' } as const;
 
 type Row = InstanceType<typeof PurchaseInvoiceEntity.class>;
 type RowRow = InstanceType<typeof PurchaseInvoiceRowEntity.class>;
@@ -188,29 +192,8 @@ export async function createPurchaseInvoice(
       localSum: fmt(totalLocal),
       createdAt: now,
     });
-    const byAccount = new Map<string, ReturnType<typeof dec>>();
-    rows.forEach((r, i) => {
-      const account =
-        catalog[i].item?.kind === 'stock' ? PURCHASE_ACCOUNTS.goods : PURCHASE_ACCOUNTS.services;
-      byAccount.set(account, (byAccount.get(account) ?? dec(0)).plus(dec(r.localSum)));
-    });
-    const entries: AccountingEntry[] = [...byAccount.entries()]
-      .filter(([, v]) => !v.isZero())
-      .map(([account, v]) => ({
-        debitAccount: account,
-        creditAccount: PURCHASE_ACCOUNTS.payable,
-        amount: fmt(v),
-        description: `Purchase invoice ${recordNumber}`,
-      }));
-    entries.forEach((e, i) => {
-      tx.create(AccountingEntryEntity, {
-        id: crypto.randomUUID(),
-        companyId,
-        documentId: id,
-        lineNo: i + 1,
-        ...e,
-      });
-    });
+    const posted = rows.map((r, i) => ({ stockItem: catalog[i].item?.kind === 'stock', amount: r.localSum }));
+    addEntries(tx, AccountingEntryEntity, companyId, id, purchaseEntries(posted, recordNumber));
     const event: InvoiceEvent = {
       eventId: crypto.randomUUID(),
       companyId,
@@ -218,14 +201,7 @@ export async function createPurchaseInvoice(
       recordNumber,
       sumTotal: fmt(totalLocal),
     };
-    tx.create(OutboxEntity, {
-      id: event.eventId,
-      companyId,
-      subject: InvoiceEventSubjects.purchaseInvoiceCreated,
-      payload: event,
-      createdAt: now,
-      publishedAt: null,
-    });
+    enqueueEvent(tx, OutboxEntity, companyId, InvoiceEventSubjects.purchaseInvoiceCreated, event);
   });
   deps.kickOutbox();
   return getPurchaseInvoice(ctx, id);

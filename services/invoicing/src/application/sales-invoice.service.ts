@@ -7,7 +7,6 @@
  * event in one transaction.
  */
 import {
-  type AccountingEntry,
   DEFAULT_PAGE_SIZE,
   type InvoiceEvent,
   InvoiceEventSubjects,
@@ -24,14 +23,17 @@ import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
 import {
+  addEntries,
   assertRecordNumberFree,
   type Ctx,
   type EntityManager,
+  enqueueEvent,
   entryDtos,
   type ServiceKit,
   takeRecordNumber,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
+import { reversal, salesEntries } from '../domain/invoice-accounting.js';
 import { addDays, calculate, createMode, variableSymbolOf } from '../domain/invoice-calculation.js';
 import {
   countryOfTaxation,
@@ -69,9 +71,6 @@ export interface InvoicingDeps {
   kit: ServiceKit;
   kickOutbox: () => void;
 }
-
-/** Accounts of sales invoices (Slovak chart): receivables, revenue from goods / services, output VAT. */
-export const SALES_ACCOUNTS = { receivable: '311', goods: '604', services: '602', vat: '343' } as const;
 
 const ZERO = '0';
 
@@ -401,20 +400,17 @@ async function saveInvoice(
     const inv = existing
       ? tx.assign(existing, data)
       : tx.create(SalesInvoiceEntity, { id, companyId, ...data, cancelled: false, createdAt: now });
-    const revenue = new Map<string, ReturnType<typeof dec>>();
-    input.rows.forEach((_r, i) => {
-      const account = catalog[i].item?.kind === 'stock' ? SALES_ACCOUNTS.goods : SALES_ACCOUNTS.services;
-      revenue.set(account, (revenue.get(account) ?? dec(0)).plus(dec(calc.rows[i].sumBase)));
-    });
-    entriesOf(revenue, calc.sumBase, calc.sumVat, recordNumber).forEach((e, i) => {
-      tx.create(AccountingEntryEntity, {
-        id: crypto.randomUUID(),
-        companyId,
-        documentId: id,
-        lineNo: i + 1,
-        ...e,
-      });
-    });
+    const posted = calc.rows.map((r, i) => ({
+      stockItem: catalog[i].item?.kind === 'stock',
+      amount: r.sumBase,
+    }));
+    addEntries(
+      tx,
+      AccountingEntryEntity,
+      companyId,
+      id,
+      salesEntries(posted, calc.sumBase, calc.sumVat, recordNumber),
+    );
     const event: InvoiceEvent = {
       eventId: crypto.randomUUID(),
       companyId,
@@ -423,53 +419,17 @@ async function saveInvoice(
       sumTotal: calc.sumTotal,
       state: 'issued',
     };
-    tx.create(OutboxEntity, {
-      id: event.eventId,
+    enqueueEvent(
+      tx,
+      OutboxEntity,
       companyId,
-      subject: existing ? InvoiceEventSubjects.salesInvoiceUpdated : InvoiceEventSubjects.salesInvoiceCreated,
-      payload: event,
-      createdAt: now,
-      publishedAt: null,
-    });
+      existing ? InvoiceEventSubjects.salesInvoiceUpdated : InvoiceEventSubjects.salesInvoiceCreated,
+      event,
+    );
     return inv;
   });
   deps.kickOutbox();
   return getSalesInvoice(ctx, invoice.id);
-}
-
-/**
- * Accounting entries of a sales invoice: debit receivables for the total; credit revenue per account
- * (goods 604, services 602; the VAT summary's rounding difference goes to the largest line) and output VAT.
- */
-function entriesOf(
-  revenue: Map<string, ReturnType<typeof dec>>,
-  sumBase: string,
-  sumVat: string,
-  recordNumber: string,
-): AccountingEntry[] {
-  const lines = [...revenue.entries()].filter(([, v]) => !v.isZero());
-  const diff = dec(sumBase).minus(sum(lines.map(([, v]) => v)));
-  if (!diff.isZero()) {
-    if (lines.length) {
-      const biggest = lines.reduce((a, b) => (b[1].abs().gt(a[1].abs()) ? b : a));
-      biggest[1] = biggest[1].plus(diff);
-    } else lines.push([SALES_ACCOUNTS.goods, diff]);
-  }
-  const description = `Sales invoice ${recordNumber}`;
-  const out: AccountingEntry[] = lines.map(([account, v]) => ({
-    debitAccount: SALES_ACCOUNTS.receivable,
-    creditAccount: account,
-    amount: fmt(v),
-    description,
-  }));
-  if (!dec(sumVat).isZero())
-    out.push({
-      debitAccount: SALES_ACCOUNTS.receivable,
-      creditAccount: SALES_ACCOUNTS.vat,
-      amount: sumVat,
-      description,
-    });
-  return out;
 }
 
 /** `POST /1.6/sales/invoices`. */
@@ -568,18 +528,14 @@ export async function cancelSalesInvoice(ctx: Ctx, id: string): Promise<SalesInv
     inv.cancelled = true;
     inv.updatedAt = new Date();
     const entries = await tx.find(AccountingEntryEntity, { documentId: id }, { orderBy: { lineNo: 'asc' } });
-    entries.forEach((e, i) => {
-      tx.create(AccountingEntryEntity, {
-        id: crypto.randomUUID(),
-        companyId: ctx.companyId!,
-        documentId: id,
-        lineNo: entries.length + i + 1,
-        debitAccount: e.debitAccount,
-        creditAccount: e.creditAccount,
-        amount: fmt(dec(e.amount).neg()),
-        description: `Cancellation of ${inv.recordNumber}`,
-      });
-    });
+    addEntries(
+      tx,
+      AccountingEntryEntity,
+      ctx.companyId!,
+      id,
+      reversal(entryDtos(entries), `Cancellation of ${inv.recordNumber}`),
+      entries.length + 1,
+    );
   });
   return getSalesInvoice(ctx, id);
 }

@@ -21,9 +21,11 @@ import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound } from '@bm
 import { request, todayIn } from '@bm/messaging';
 import { type Dec, dec, fmt, sum } from '@bm/money';
 import {
+  addEntries,
   assertRecordNumberFree,
   type Ctx,
   type EntityManager,
+  enqueueEvent,
   entryDtos,
   type ServiceKit,
 } from '@bm/service-kit';
@@ -442,15 +444,7 @@ export async function valueAndStore(
       totalCost: fmt(totalCost),
       createdAt: now,
     });
-    const entryEntities = entries(recordNumber).map((e, i) =>
-      tx.create(AccountingEntryEntity, {
-        id: crypto.randomUUID(),
-        companyId,
-        documentId: cardId,
-        lineNo: i + 1,
-        ...e,
-      }),
-    );
+    const entryEntities = addEntries(tx, AccountingEntryEntity, companyId, cardId, entries(recordNumber));
     const event: StockIssuedEvent = {
       eventId: crypto.randomUUID(),
       companyId,
@@ -467,14 +461,7 @@ export async function valueAndStore(
         costPrice: r.costPrice,
       })),
     };
-    tx.create(OutboxEntity, {
-      id: event.eventId,
-      companyId,
-      subject: EventSubjects.stockIssued,
-      payload: event,
-      createdAt: now,
-      publishedAt: null,
-    });
+    enqueueEvent(tx, OutboxEntity, companyId, EventSubjects.stockIssued, event);
     await tx.flush();
     return cardDto(card, rowEntities, entryEntities);
   };

@@ -13,7 +13,14 @@ import {
 import { notFound } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
-import { assertRecordNumberFree, type Ctx, type EntityManager, entryDtos } from '@bm/service-kit';
+import {
+  addEntries,
+  assertRecordNumberFree,
+  type Ctx,
+  type EntityManager,
+  enqueueEvent,
+  entryDtos,
+} from '@bm/service-kit';
 import { splitReceipt } from '../domain/receipt.js';
 import {
   AccountingEntryEntity,
@@ -185,15 +192,7 @@ export async function createReceiptCard(
         description: `Negative stock settlement ${recordNumber}`,
       });
     }
-    const entryEntities = entries.map((e, i) =>
-      tx.create(AccountingEntryEntity, {
-        id: crypto.randomUUID(),
-        companyId,
-        documentId: cardId,
-        lineNo: i + 1,
-        ...e,
-      }),
-    );
+    const entryEntities = addEntries(tx, AccountingEntryEntity, companyId, cardId, entries);
     const receipt = tx.create(ReceiptCardEntity, {
       id: cardId,
       companyId,
@@ -221,14 +220,7 @@ export async function createReceiptCard(
         costPrice: r.costPrice,
       })),
     };
-    tx.create(OutboxEntity, {
-      id: event.eventId,
-      companyId,
-      subject: EventSubjects.stockReceived,
-      payload: event,
-      createdAt: now,
-      publishedAt: null,
-    });
+    enqueueEvent(tx, OutboxEntity, companyId, EventSubjects.stockReceived, event);
     await tx.flush();
     return receiptDto(receipt, rowEntities, entryEntities);
   });
