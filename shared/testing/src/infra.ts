@@ -172,6 +172,8 @@ async function startEmbeddedPostgres(dataDir: string): Promise<{ url: string; st
     persistent: true,
     createPostgresUser: isRoot(),
     postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off'],
+    // The server's own log lines would drown the start output; errors still surface as exceptions.
+    onLog: () => {},
   });
   if (!existsSync(join(pgdata, 'PG_VERSION'))) await server.initialise();
   await server.start();
