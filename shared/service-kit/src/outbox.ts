@@ -14,6 +14,8 @@ import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-
 
 /** The stream every event goes to. */
 export const EVENTS_STREAM = 'EVENTS';
+/** How long the stream keeps an event (a consumer down for longer misses it). */
+export const EVENTS_MAX_AGE_MS = 30 * 24 * 3_600_000;
 
 /** Creates the `EVENTS` stream (subjects `events.>`) when it does not exist yet. */
 export async function ensureEventsStream(jsm: JetStreamManager): Promise<void> {
@@ -25,6 +27,7 @@ export async function ensureEventsStream(jsm: JetStreamManager): Promise<void> {
         name: EVENTS_STREAM,
         subjects: ['events.>'],
         duplicate_window: 2 * 60 * 1_000_000_000,
+        max_age: EVENTS_MAX_AGE_MS * 1_000_000,
       } as any);
     } catch (e) {
       if (!/already in use|exists/i.test(String((e as Error).message))) throw e;

@@ -73,8 +73,18 @@ export function startStockIssuedConsumer(kit: ServiceKit): () => Promise<void> {
     }
   };
   loop = setup();
+  // Ids older than the stream's retention can never come back: forget them.
+  const prune = setInterval(() => {
+    kit.orm.em
+      .fork()
+      .getConnection()
+      .execute(`delete from "invoicing"."processed_event" where "processed_at" < now() - interval '30 days'`)
+      .catch((e: Error) => kit.log.warn({ err: e.message }, 'stock-issued consumer: pruning failed'));
+  }, 3_600_000);
+  prune.unref();
   return async () => {
     stopped = true;
+    clearInterval(prune);
     messages?.stop();
     await loop;
   };
