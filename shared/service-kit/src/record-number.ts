@@ -4,6 +4,7 @@
  * counter row stays locked until the document's transaction ends and rolls back with it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { assertRecordNumberFree } from './documents.js';
 
 /**
  * Formats record number `seq` of `year` with an ordner's format: `{yyyy}`, `{yy}` and one `{seq}` /
@@ -41,4 +42,45 @@ export async function takeRecordNumber(
     const n = formatRecordNumber(ordner.numberFormat, year, Number(row.last_value));
     if (!(await exists(n))) return n;
   }
+}
+
+export interface RecordNumbering {
+  /** 409 DuplicateRecordNumber when a number given by the client is used by another document. */
+  check(): Promise<void>;
+  /**
+   * Flushes what the transaction holds so far, then returns the given number or the next one from the
+   * counter. Call it last: the counter row stays locked from here to the commit.
+   */
+  assign(): Promise<string>;
+}
+
+/**
+ * The record-number rule of one document (DESIGN §5 "Record numbers", the same for invoices): a given
+ * number is kept (and must be free), an empty one on update keeps `stored`, else the ordner's counter
+ * for the year of the document's date gives the next free number.
+ */
+export function recordNumbering(
+  em: EntityManager,
+  o: {
+    schema: string;
+    companyId: string;
+    ordner: { id: string; numberFormat: string };
+    /** `YYYY-MM-DD` of the date that decides the year (dateOperation of cards, dateCreated of invoices). */
+    date: string;
+    given: string | null | undefined;
+    /** The number a document being updated already has. */
+    stored?: string;
+    exists: (n: string) => Promise<boolean>;
+  },
+): RecordNumbering {
+  const given = o.given?.trim() || o.stored;
+  return {
+    check: () => assertRecordNumberFree(given && given !== o.stored ? given : undefined, o.exists),
+    assign: async () => {
+      await em.flush();
+      return (
+        given || takeRecordNumber(em, o.schema, o.companyId, o.ordner, Number(o.date.slice(0, 4)), o.exists)
+      );
+    },
+  };
 }

@@ -15,14 +15,7 @@ import {
 } from '@bm/contracts';
 import { type FieldError, notFound, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
-import {
-  addEntries,
-  assertRecordNumberFree,
-  type Ctx,
-  enqueueEvent,
-  entryDtos,
-  takeRecordNumber,
-} from '@bm/service-kit';
+import { addEntries, type Ctx, enqueueEvent, entryDtos, recordNumbering } from '@bm/service-kit';
 import { purchaseEntries } from '../domain/invoice-accounting.js';
 import { purchaseRowSum } from '../domain/invoice-calculation.js';
 import {
@@ -140,9 +133,15 @@ export async function createPurchaseInvoice(
   const now = new Date();
   const id = crypto.randomUUID();
   await em.transactional(async (tx) => {
-    const taken = async (n: string) => (await tx.count(PurchaseInvoiceEntity, { recordNumber: n })) > 0;
-    const given = input.recordNumber?.trim();
-    await assertRecordNumberFree(given, taken);
+    const numbering = recordNumbering(tx, {
+      schema: 'invoicing',
+      companyId,
+      ordner,
+      date: input.dateCreated,
+      given: input.recordNumber,
+      exists: async (n) => (await tx.count(PurchaseInvoiceEntity, { recordNumber: n })) > 0,
+    });
+    await numbering.check();
     rows.forEach((r, i) => {
       tx.create(PurchaseInvoiceRowEntity, {
         id: crypto.randomUUID(),
@@ -161,17 +160,7 @@ export async function createPurchaseInvoice(
         sum: r.sum,
       });
     });
-    await tx.flush();
-    const recordNumber =
-      given ||
-      (await takeRecordNumber(
-        tx,
-        'invoicing',
-        companyId,
-        ordner,
-        Number(input.dateCreated.slice(0, 4)),
-        taken,
-      ));
+    const recordNumber = await numbering.assign();
     const totalLocal = sum(rows.map((r) => r.localSum));
     tx.create(PurchaseInvoiceEntity, {
       id,

@@ -24,13 +24,12 @@ import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
 import {
   addEntries,
-  assertRecordNumberFree,
   type Ctx,
   type EntityManager,
   enqueueEvent,
   entryDtos,
+  recordNumbering,
   type ServiceKit,
-  takeRecordNumber,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { reversal, salesEntries } from '../domain/invoice-accounting.js';
@@ -304,13 +303,20 @@ async function saveInvoice(
   const companyId = ctx.companyId!;
   const now = new Date();
   const invoice = await em.transactional(async (tx) => {
-    const taken = async (n: string) =>
-      (await tx.count(SalesInvoiceEntity, {
-        recordNumber: n,
-        ...(existing ? { id: { $ne: existing.id } } : {}),
-      })) > 0;
-    const given = input.recordNumber?.trim() || existing?.recordNumber;
-    await assertRecordNumberFree(given && given !== existing?.recordNumber ? given : undefined, taken);
+    const numbering = recordNumbering(tx, {
+      schema: 'invoicing',
+      companyId,
+      ordner,
+      date: input.dateCreated,
+      given: input.recordNumber,
+      stored: existing?.recordNumber,
+      exists: async (n) =>
+        (await tx.count(SalesInvoiceEntity, {
+          recordNumber: n,
+          ...(existing ? { id: { $ne: existing.id } } : {}),
+        })) > 0,
+    });
+    await numbering.check();
     const id = existing?.id ?? crypto.randomUUID();
     if (existing) {
       await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
@@ -339,18 +345,7 @@ async function saveInvoice(
         sumTotal: calc.rows[i].sumTotal,
       });
     });
-    // The counter row stays locked until commit: take the number last (DESIGN §5 "Record numbers").
-    await tx.flush();
-    const recordNumber =
-      given ||
-      (await takeRecordNumber(
-        tx,
-        'invoicing',
-        companyId,
-        ordner,
-        Number(input.dateCreated.slice(0, 4)),
-        taken,
-      ));
+    const recordNumber = await numbering.assign();
     const data = {
       ordnerId: ordner.id,
       warehouseId,

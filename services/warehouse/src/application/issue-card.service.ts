@@ -22,11 +22,11 @@ import { request, todayIn } from '@bm/messaging';
 import { type Dec, dec, fmt, sum } from '@bm/money';
 import {
   addEntries,
-  assertRecordNumberFree,
   type Ctx,
   type EntityManager,
   enqueueEvent,
   entryDtos,
+  recordNumbering,
   type ServiceKit,
 } from '@bm/service-kit';
 import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
@@ -60,7 +60,6 @@ import {
   prefetchOpenLayers,
   readBalances,
   stateAsOf,
-  takeRecordNumber,
 } from '../persistence/stock-ledger.repository.js';
 import {
   checkPartner,
@@ -340,9 +339,15 @@ export async function valueAndStore(
       };
 
     const companyId = ctx.companyId!;
-    const taken = async (n: string) => (await tx.count(IssueCardEntity, { recordNumber: n })) > 0;
-    const given = input.recordNumber?.trim();
-    await assertRecordNumberFree(given, taken);
+    const numbering = recordNumbering(tx, {
+      schema: 'warehouse',
+      companyId,
+      ordner,
+      date: dateOperation,
+      given: input.recordNumber,
+      exists: async (n) => (await tx.count(IssueCardEntity, { recordNumber: n })) > 0,
+    });
+    await numbering.check();
     const cardId = crypto.randomUUID();
     const now = new Date();
     const seqs = await nextSeqs(tx, rows.length);
@@ -431,11 +436,8 @@ export async function valueAndStore(
       balance.value = fmt(dec(balance.value).minus(consumed.value));
       if (!balance.lastDate || dateOperation > balance.lastDate) balance.lastDate = dateOperation;
     }
-    // The ordner's counter row stays locked from here to the commit: take the number last, so documents
-    // of one ordner queue only for these few statements (DESIGN §5 "Record numbers").
-    await tx.flush();
-    const recordNumber =
-      given || (await takeRecordNumber(tx, companyId, ordner, Number(dateOperation.slice(0, 4)), taken));
+    // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
+    const recordNumber = await numbering.assign();
     const card = tx.create(IssueCardEntity, {
       id: cardId,
       companyId,

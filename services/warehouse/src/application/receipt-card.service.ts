@@ -15,11 +15,11 @@ import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
 import {
   addEntries,
-  assertRecordNumberFree,
   type Ctx,
   type EntityManager,
   enqueueEvent,
   entryDtos,
+  recordNumbering,
 } from '@bm/service-kit';
 import { splitReceipt } from '../domain/receipt.js';
 import {
@@ -30,12 +30,7 @@ import {
   StockMovementEntity,
   ValuationLayerEntity,
 } from '../persistence/entities.js';
-import {
-  lockBalances,
-  lotKeyOf,
-  nextSeqs,
-  takeRecordNumber,
-} from '../persistence/stock-ledger.repository.js';
+import { lockBalances, lotKeyOf, nextSeqs } from '../persistence/stock-ledger.repository.js';
 import type { WarehouseDeps } from './issue-card.service.js';
 import { checkPartner, findPeriod, resolveOrdner, resolveRows, resolveWarehouse } from './references.js';
 
@@ -104,9 +99,15 @@ export async function createReceiptCard(
   const card = await em.transactional(async (tx) => {
     const keys = resolved.map((r) => ({ itemId: r.item.id, lotNumberID: r.lotNumberID }));
     const balances = await lockBalances(tx, companyId, warehouse.id, keys);
-    const taken = async (n: string) => (await tx.count(ReceiptCardEntity, { recordNumber: n })) > 0;
-    const given = input.recordNumber?.trim();
-    await assertRecordNumberFree(given, taken);
+    const numbering = recordNumbering(tx, {
+      schema: 'warehouse',
+      companyId,
+      ordner,
+      date: dateOperation,
+      given: input.recordNumber,
+      exists: async (n) => (await tx.count(ReceiptCardEntity, { recordNumber: n })) > 0,
+    });
+    await numbering.check();
     const cardId = crypto.randomUUID();
     const seqs = await nextSeqs(tx, input.rows.length * 2);
     const now = new Date();
@@ -170,10 +171,8 @@ export async function createReceiptCard(
         amount: fmt(split.amount),
       });
     });
-    // The counter row stays locked until commit: take the number last (DESIGN §5 "Record numbers").
-    await tx.flush();
-    const recordNumber =
-      given || (await takeRecordNumber(tx, companyId, ordner, Number(dateOperation.slice(0, 4)), taken));
+    // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
+    const recordNumber = await numbering.assign();
     const totalCost = sum(rowEntities.map((r) => r.amount));
     const entries: AccountingEntry[] = [];
     if (warehouse.accounted && !totalCost.isZero()) {

@@ -5,7 +5,7 @@
  * are in `domain/`.
  */
 import { type Dec, dec, fmt } from '@bm/money';
-import { type EntityManager, takeRecordNumber as takeNumber } from '@bm/service-kit';
+import type { EntityManager } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import type { LaterBalance } from '../domain/availability.js';
 import type { Layer } from '../domain/fifo.js';
@@ -235,14 +235,5 @@ export async function nextSeqs(em: EntityManager, n: number): Promise<string[]> 
   );
   return rows.map((r) => r.seq);
 }
-
-/** The next record number of an ordner for `year` in the warehouse schema (see service-kit). */
-export const takeRecordNumber = (
-  em: EntityManager,
-  companyId: string,
-  ordner: { id: string; numberFormat: string },
-  year: number,
-  exists: (n: string) => Promise<boolean>,
-) => takeNumber(em, 'warehouse', companyId, ordner, year, exists);
 
 export { fmt };
