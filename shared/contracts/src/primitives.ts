@@ -110,3 +110,18 @@ export type ById = z.infer<typeof ById>;
 export const UpdateOf = <T extends z.ZodObject>(data: T) => z.object({ id: Guid(), data });
 
 export { z };
+
+/**
+ * Requires, for each pair, the id or its insert-only code alternative (INTERFACE §2.1, §2.2, §2.4:
+ * `ordnerCode` for `ordnerId`, …); the error names the id field.
+ */
+export function idOrCode<S extends z.ZodObject>(schema: S, ...pairs: [id: string, code: string][]): S {
+  return pairs.reduce(
+    (s, [id, code]) =>
+      s.refine((v: Record<string, unknown>) => !!(v[id] || v[code]), {
+        message: `${id} or ${code} is required`,
+        path: [id],
+      }) as S,
+    schema,
+  );
+}

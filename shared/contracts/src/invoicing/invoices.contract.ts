@@ -13,6 +13,7 @@ import {
   decimal,
   Guid,
   Int,
+  idOrCode,
   Page,
   PageQuery,
   z,
@@ -103,21 +104,16 @@ const salesBase = {
 };
 
 /** Sales invoice as sent on create (INTERFACE §2.4 plus `ordnerCode`, `warehouseCode`). */
-export const SalesInvoiceInput = z
-  .object({
+export const SalesInvoiceInput = idOrCode(
+  z.object({
     ...salesBase,
     ordnerCode: Code().optional(),
     warehouseCode: Code().optional(),
     rows: z.array(SalesInvoiceRowInput).min(1, { message: 'at least one row is required' }).max(5000),
-  })
-  .refine((c) => c.ordnerId || c.ordnerCode, {
-    message: 'ordnerId or ordnerCode is required',
-    path: ['ordnerId'],
-  })
-  .refine((c) => c.warehouseId || c.warehouseCode, {
-    message: 'warehouseId or warehouseCode is required',
-    path: ['warehouseId'],
-  });
+  }),
+  ['ordnerId', 'ordnerCode'],
+  ['warehouseId', 'warehouseCode'],
+);
 export type SalesInvoiceInput = z.infer<typeof SalesInvoiceInput>;
 
 /** Sales invoice as sent on update: all data, not a patch (INTERFACE §4.3 update rule 1). */

@@ -6,7 +6,7 @@
  * company currency; dates are business dates `YYYY-MM-DD` in the company's time zone.
  */
 import { defineContract } from '../contract.js';
-import { Amount, DateOnly, Decimal4, Guid, z } from '../primitives.js';
+import { Amount, DateOnly, Decimal4, Guid, idOrCode, z } from '../primitives.js';
 
 const positive = (v: string) => !/^-/.test(v) && !/^0+(\.0+)?$/.test(v);
 const Qty = () => Decimal4().refine(positive, { message: 'quantity must be greater than zero' });
@@ -22,8 +22,8 @@ export const AccountingEntry = z.object({
 export type AccountingEntry = z.infer<typeof AccountingEntry>;
 
 /** Issue-card row as sent on create (INTERFACE §2.2 plus the insert-only `itemCode`, `unitCode`). */
-export const IssueCardRowInput = z
-  .object({
+export const IssueCardRowInput = idOrCode(
+  z.object({
     itemId: Guid().optional(),
     itemCode: Code().optional(),
     code: z.string().max(30).nullable().optional(),
@@ -37,12 +37,13 @@ export const IssueCardRowInput = z
     sellPrice: Decimal4().optional(),
     /** Cost price per unit: required under Custom valuation, replaced by the valuation otherwise. */
     costPrice: Decimal4().optional(),
-  })
-  .refine((r) => r.itemId || r.itemCode, { message: 'itemId or itemCode is required', path: ['itemId'] });
+  }),
+  ['itemId', 'itemCode'],
+);
 
 /** Issue card as sent on create (INTERFACE §2.1 plus `ordnerCode`, `warehouseCode`, `reportCode`). */
-export const IssueCardInput = z
-  .object({
+export const IssueCardInput = idOrCode(
+  z.object({
     ordnerId: Guid().optional(),
     ordnerCode: Code().optional(),
     warehouseId: Guid().optional(),
@@ -61,15 +62,10 @@ export const IssueCardInput = z
     reportCode: Code().optional(),
     /** Extension: the record this card was made from (a copy preview posted back keeps its link). */
     sourceId: Guid().nullable().optional(),
-  })
-  .refine((c) => c.ordnerId || c.ordnerCode, {
-    message: 'ordnerId or ordnerCode is required',
-    path: ['ordnerId'],
-  })
-  .refine((c) => c.warehouseId || c.warehouseCode, {
-    message: 'warehouseId or warehouseCode is required',
-    path: ['warehouseId'],
-  });
+  }),
+  ['ordnerId', 'ordnerCode'],
+  ['warehouseId', 'warehouseCode'],
+);
 export type IssueCardInput = z.infer<typeof IssueCardInput>;
 
 export const IssueCardRow = z.object({
@@ -139,19 +135,20 @@ export const copyIssueCard = defineContract({
 });
 
 /** Receipt-card row: stock intake of `quantity` at `costPrice` per unit. */
-export const ReceiptCardRowInput = z
-  .object({
+export const ReceiptCardRowInput = idOrCode(
+  z.object({
     itemId: Guid().optional(),
     itemCode: Code().optional(),
     lotNumberID: Guid().nullable().optional(),
     quantity: Qty(),
     costPrice: Decimal4().refine((v) => !v.startsWith('-'), { message: 'costPrice must not be negative' }),
-  })
-  .refine((r) => r.itemId || r.itemCode, { message: 'itemId or itemCode is required', path: ['itemId'] });
+  }),
+  ['itemId', 'itemCode'],
+);
 
 /** Receipt card (DESIGN §4 "Stock intake"). */
-export const ReceiptCardInput = z
-  .object({
+export const ReceiptCardInput = idOrCode(
+  z.object({
     ordnerId: Guid().optional(),
     ordnerCode: Code().optional(),
     warehouseId: Guid().optional(),
@@ -162,15 +159,10 @@ export const ReceiptCardInput = z
     dateAccounting: DateOnly().nullable().optional(),
     periodId: Guid().nullable().optional(),
     rows: z.array(ReceiptCardRowInput).min(1, { message: 'at least one row is required' }).max(5000),
-  })
-  .refine((c) => c.ordnerId || c.ordnerCode, {
-    message: 'ordnerId or ordnerCode is required',
-    path: ['ordnerId'],
-  })
-  .refine((c) => c.warehouseId || c.warehouseCode, {
-    message: 'warehouseId or warehouseCode is required',
-    path: ['warehouseId'],
-  });
+  }),
+  ['ordnerId', 'ordnerCode'],
+  ['warehouseId', 'warehouseCode'],
+);
 export type ReceiptCardInput = z.infer<typeof ReceiptCardInput>;
 
 export const ReceiptCardRow = z.object({
