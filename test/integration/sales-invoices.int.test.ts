@@ -288,6 +288,8 @@ describe('validation and defaults', () => {
     expect(inv.recordNumber).toMatch(/^OF2025\d{5}$/);
     expect(inv.symbolVariable).toBe(inv.recordNumber.replace(/\D/g, ''));
     expect(inv.bankAccountId).toEqual(expect.any(String));
+    // The create reply is what a later GET returns.
+    expect(ok(await c.get(`/1.6/sales/invoices/${inv.id}`))).toEqual(inv);
     expect(inv.rows[0]).toMatchObject({ itemId: it1.id, code: 'KAV', name: 'Káva' });
     expect(inv.accountingEntries).toEqual([
       {
@@ -327,6 +329,7 @@ describe('states and updates (DESIGN §6 "States")', () => {
       commentAboveItems: 'Fakturujeme Vám',
     });
     expect(totals(updated)).toEqual([150, 25.5, 175.5]);
+    expect(ok(await c.get(`/1.6/sales/invoices/${inv.id}`))).toEqual(updated);
     const paid = ok(
       await c.post(`/1.6/sales/invoices/${inv.id}/payments`, { amount: 75.5, date: '2025-03-15' }),
       201,

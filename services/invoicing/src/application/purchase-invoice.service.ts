@@ -132,7 +132,7 @@ export async function createPurchaseInvoice(
   const companyId = ctx.companyId!;
   const now = new Date();
   const id = crypto.randomUUID();
-  await em.transactional(async (tx) => {
+  const saved = await em.transactional(async (tx) => {
     const numbering = recordNumbering(tx, {
       schema: 'invoicing',
       companyId,
@@ -142,8 +142,8 @@ export async function createPurchaseInvoice(
       exists: async (n) => (await tx.count(PurchaseInvoiceEntity, { recordNumber: n })) > 0,
     });
     await numbering.check();
-    rows.forEach((r, i) => {
-      tx.create(PurchaseInvoiceRowEntity, {
+    const rowEntities = rows.map((r, i) => {
+      return tx.create(PurchaseInvoiceRowEntity, {
         id: crypto.randomUUID(),
         companyId,
         invoiceId: id,
@@ -162,7 +162,7 @@ export async function createPurchaseInvoice(
     });
     const recordNumber = await numbering.assign();
     const totalLocal = sum(rows.map((r) => r.localSum));
-    tx.create(PurchaseInvoiceEntity, {
+    const inv = tx.create(PurchaseInvoiceEntity, {
       id,
       companyId,
       partnerId: partner.id,
@@ -182,7 +182,13 @@ export async function createPurchaseInvoice(
       createdAt: now,
     });
     const posted = rows.map((r, i) => ({ stockItem: catalog[i].item?.kind === 'stock', amount: r.localSum }));
-    addEntries(tx, AccountingEntryEntity, companyId, id, purchaseEntries(posted, recordNumber));
+    const entries = addEntries(
+      tx,
+      AccountingEntryEntity,
+      companyId,
+      id,
+      purchaseEntries(posted, recordNumber),
+    );
     const event: InvoiceEvent = {
       eventId: crypto.randomUUID(),
       companyId,
@@ -191,9 +197,10 @@ export async function createPurchaseInvoice(
       sumTotal: fmt(totalLocal),
     };
     enqueueEvent(tx, OutboxEntity, companyId, InvoiceEventSubjects.purchaseInvoiceCreated, event);
+    return { inv, rowEntities, entries };
   });
   deps.kickOutbox();
-  return getPurchaseInvoice(ctx, id);
+  return dto(saved.inv, saved.rowEntities, saved.entries);
 }
 
 /** `GET /1.6/purchase/invoices/{page}`: 50 a page, newest first, with the partner's name. */

@@ -302,7 +302,7 @@ async function saveInvoice(
 
   const companyId = ctx.companyId!;
   const now = new Date();
-  const invoice = await em.transactional(async (tx) => {
+  const saved = await em.transactional(async (tx) => {
     const numbering = recordNumbering(tx, {
       schema: 'invoicing',
       companyId,
@@ -322,9 +322,9 @@ async function saveInvoice(
       await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
       await tx.nativeDelete(AccountingEntryEntity, { documentId: id });
     }
-    input.rows.forEach((r, i) => {
+    const rows = input.rows.map((r, i) => {
       const item = catalog[i].item;
-      tx.create(SalesInvoiceRowEntity, {
+      return tx.create(SalesInvoiceRowEntity, {
         id: crypto.randomUUID(),
         companyId,
         invoiceId: id,
@@ -399,7 +399,7 @@ async function saveInvoice(
       stockItem: catalog[i].item?.kind === 'stock',
       amount: r.sumBase,
     }));
-    addEntries(
+    const entries = addEntries(
       tx,
       AccountingEntryEntity,
       companyId,
@@ -421,10 +421,11 @@ async function saveInvoice(
       existing ? InvoiceEventSubjects.salesInvoiceUpdated : InvoiceEventSubjects.salesInvoiceCreated,
       event,
     );
-    return inv;
+    return { inv, rows, entries };
   });
   deps.kickOutbox();
-  return getSalesInvoice(ctx, invoice.id);
+  // The reply from what was stored: a saved invoice has no payments (an update needs state `issued`).
+  return invoiceDto(saved.inv, saved.rows, [], saved.entries, todayIn(ctx.timeZone));
 }
 
 /** `POST /1.6/sales/invoices`. */
