@@ -8,7 +8,6 @@
  * accounting entries and the `stock-issued` event in one transaction.
  */
 import {
-  type AccountingEntry,
   EventSubjects,
   getSalesInvoiceCopySource,
   type IssueCard,
@@ -38,6 +37,7 @@ import {
   type ValuationMethod,
   valueIssue,
 } from '../domain/valuation.js';
+import { issueEntries } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
   IssueCardEntity,
@@ -303,17 +303,7 @@ export async function valueAndStore(
       };
     });
     const totalCost = sum(result.rows.map((r) => r.amount));
-    const entries = (recordNumber: string | null): AccountingEntry[] =>
-      warehouse.accounted && !totalCost.isZero()
-        ? [
-            {
-              debitAccount: warehouse.expenseAccount,
-              creditAccount: warehouse.stockAccount,
-              amount: fmt(totalCost),
-              description: recordNumber ? `Issue card ${recordNumber}` : 'Issue card',
-            },
-          ]
-        : [];
+    const entries = (recordNumber: string | null) => issueEntries(warehouse, totalCost, recordNumber);
     const header = {
       ordnerId: ordner.id,
       warehouseId: warehouse.id,

@@ -4,7 +4,6 @@
  * expense / credit stock on an accounted warehouse); the rest forms a FIFO layer and joins the average.
  */
 import {
-  type AccountingEntry,
   EventSubjects,
   type ReceiptCard,
   type ReceiptCardInput,
@@ -22,6 +21,7 @@ import {
   recordNumbering,
 } from '@bm/service-kit';
 import { splitReceipt } from '../domain/receipt.js';
+import { receiptEntries } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
   OutboxEntity,
@@ -33,9 +33,6 @@ import {
 import { lockBalances, lotKeyOf, nextSeqs } from '../persistence/stock-ledger.repository.js';
 import type { WarehouseDeps } from './issue-card.service.js';
 import { checkPartner, findPeriod, resolveOrdner, resolveRows, resolveWarehouse } from './references.js';
-
-/** Account credited by a receipt: 131 goods in acquisition (Slovak chart of accounts). */
-export const RECEIPT_CREDIT_ACCOUNT = '131';
 
 type ReceiptRow = InstanceType<typeof ReceiptCardEntity.class>;
 type ReceiptRowRow = InstanceType<typeof ReceiptCardRowEntity.class>;
@@ -174,23 +171,7 @@ export async function createReceiptCard(
     // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
     const recordNumber = await numbering.assign();
     const totalCost = sum(rowEntities.map((r) => r.amount));
-    const entries: AccountingEntry[] = [];
-    if (warehouse.accounted && !totalCost.isZero()) {
-      entries.push({
-        debitAccount: warehouse.stockAccount,
-        creditAccount: RECEIPT_CREDIT_ACCOUNT,
-        amount: fmt(totalCost),
-        description: `Receipt card ${recordNumber}`,
-      });
-    }
-    if (warehouse.accounted && settled.gt(0)) {
-      entries.push({
-        debitAccount: warehouse.expenseAccount,
-        creditAccount: warehouse.stockAccount,
-        amount: fmt(settled),
-        description: `Negative stock settlement ${recordNumber}`,
-      });
-    }
+    const entries = receiptEntries(warehouse, totalCost, settled, recordNumber);
     const entryEntities = addEntries(tx, AccountingEntryEntity, companyId, cardId, entries);
     const receipt = tx.create(ReceiptCardEntity, {
       id: cardId,

@@ -6,6 +6,7 @@ import { consumeFifo, splitByCost } from './fifo.js';
 import { issueAtAverage } from './moving-average.js';
 import { splitReceipt } from './receipt.js';
 import { type KeyState, stockKey, valueIssue } from './valuation.js';
+import { issueEntries, receiptEntries } from './warehouse-accounting.js';
 
 const layer = (id: string, q: string, cost: string, value: string) => ({
   id,
@@ -204,6 +205,27 @@ describe('copy merge (INTERFACE §4.1 copy rule 1)', () => {
       ['a', null, '1.5', '5'],
       ['a', null, '2', '1'],
       ['a', 'L', '1.5', '1'],
+    ]);
+  });
+});
+
+describe('warehouse postings (DESIGN §5)', () => {
+  const w = { accounted: true, stockAccount: '132', expenseAccount: '504' };
+
+  it('posts an issue at its cost, and nothing when not accounted or free', () => {
+    expect(issueEntries(w, dec('46.67'), 'VY1')).toEqual([
+      { debitAccount: '504', creditAccount: '132', amount: '46.67', description: 'Issue card VY1' },
+    ]);
+    expect(issueEntries({ ...w, accounted: false }, dec('1'), 'VY1')).toEqual([]);
+    expect(issueEntries(w, dec('0'), 'VY1')).toEqual([]);
+  });
+
+  it('posts a receipt against 131 and settles negative stock', () => {
+    expect(
+      receiptEntries(w, dec('50'), dec('10'), 'PR1').map((e) => [e.debitAccount, e.creditAccount, e.amount]),
+    ).toEqual([
+      ['132', '131', '50'],
+      ['504', '132', '10'],
     ]);
   });
 });
