@@ -7,7 +7,7 @@
  */
 import type { Contract, ReplyOf, RequestInputOf } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, type FieldError, validationFailed } from '@bm/errors';
-import { type NatsConnection, request, zodFieldErrors } from '@bm/messaging';
+import { type NatsConnection, type RequestContext, request, zodFieldErrors } from '@bm/messaging';
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
@@ -123,6 +123,12 @@ export function render(
   return c.body(JSON.stringify(out), status as any, { 'Content-Type': 'application/json; charset=utf-8' });
 }
 
+/** The headers every NATS message of this request carries: tenant, user, request id, time zone (DESIGN §1). */
+export function messageContext(c: Context<GatewayEnv>): RequestContext {
+  const p = c.get('principal');
+  return { companyId: p.companyId, userId: p.userId, requestId: c.get('requestId'), timeZone: p.timeZone };
+}
+
 /** The generic handler of one operation. */
 export function handlerFor(
   op: Operation,
@@ -130,12 +136,7 @@ export function handlerFor(
 ): (c: Context<GatewayEnv>) => Promise<Response> {
   return async (c) => {
     const principal = c.get('principal');
-    const ctx = {
-      companyId: principal.companyId,
-      userId: principal.userId,
-      requestId: c.get('requestId'),
-      timeZone: principal.timeZone,
-    };
+    const ctx = messageContext(c);
     const call: Caller = (contract, body) =>
       request(deps.nc, contract, body, ctx, { timeoutMs: deps.timeoutMs });
     const errors: FieldError[] = [];

@@ -14,7 +14,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Objm } from '@nats-io/obj';
 import type { Context, MiddlewareHandler } from 'hono';
 import { acceptsExplicitly, parseAccept } from '../http/negotiate.js';
-import { type GatewayEnv, problemResponses, render } from './operation.js';
+import { type GatewayEnv, messageContext, problemResponses, render } from './operation.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -83,13 +83,7 @@ export function registerPrintoutRoute(
           message: 'expected a GUID (or output=pdf&recordID=… for a printout by code)',
         },
       ]);
-    const principal = c.get('principal');
-    const ctx = {
-      companyId: principal.companyId,
-      userId: principal.userId,
-      requestId: c.get('requestId'),
-      timeZone: principal.timeZone,
-    };
+    const ctx = messageContext(c);
     const report = await request(deps.nc, reports.get, { id }, ctx, { timeoutMs: deps.timeoutMs });
     return render(c, 200, 'Report', Report, report, c.get('format'));
   };
@@ -127,13 +121,7 @@ export function registerPrintoutRoute(
         : []),
     ];
     if (errors.length) throw validationFailed(errors);
-    const principal = c.get('principal');
-    const ctx = {
-      companyId: principal.companyId,
-      userId: principal.userId,
-      requestId: c.get('requestId'),
-      timeZone: principal.timeZone,
-    };
+    const ctx = messageContext(c);
     const done = await request(
       deps.nc,
       renderPrintout,
