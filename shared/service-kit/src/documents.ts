@@ -8,6 +8,9 @@ import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { defineEntity, type EntityName, p } from '@mikro-orm/postgresql';
 import { companyFilter } from './orm.js';
 
+/** The columns every tenant-owned entity starts with: `id` (GUID) and `companyId` (DESIGN §3). */
+export const tenantColumns = () => ({ id: p.uuid().primary(), companyId: p.uuid() });
+
 /** Ordner (folder of documents with its own record-number counter), DESIGN §4. */
 export const ordnerEntity = (schema: string) =>
   defineEntity({
@@ -16,8 +19,7 @@ export const ordnerEntity = (schema: string) =>
     schema,
     filters: companyFilter,
     properties: {
-      id: p.uuid().primary(),
-      companyId: p.uuid(),
+      ...tenantColumns(),
       code: p.string().length(20),
       name: p.string(),
       documentType: p.string().length(20),
@@ -50,8 +52,7 @@ export const accountingEntryEntity = (schema: string) =>
     schema,
     filters: companyFilter,
     properties: {
-      id: p.uuid().primary(),
-      companyId: p.uuid(),
+      ...tenantColumns(),
       documentId: p.uuid().index(),
       lineNo: p.integer(),
       debitAccount: p.string().length(20),
@@ -68,8 +69,7 @@ export const outboxEntity = (schema: string) =>
     tableName: 'outbox',
     schema,
     properties: {
-      id: p.uuid().primary(),
-      companyId: p.uuid(),
+      ...tenantColumns(),
       subject: p.string(),
       payload: p.json(),
       createdAt: p.datetime(),

@@ -9,12 +9,11 @@ import {
   ordnerCounterEntity,
   ordnerEntity,
   outboxEntity,
+  tenantColumns,
 } from '@bm/service-kit';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 
 export const SCHEMA = 'invoicing';
-
-const tenant = () => ({ id: p.uuid().primary(), companyId: p.uuid() });
 
 /** The company's tax profile (DESIGN §6): one row per company. */
 export const CompanyProfileEntity = defineEntity({
@@ -23,7 +22,7 @@ export const CompanyProfileEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     name: p.string(),
     country: p.string().length(2),
     vatNumber: p.string().length(20).nullable(),
@@ -43,7 +42,7 @@ export const PartnerEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     code: p.string().length(30),
     name: p.string(),
     address: p.text().nullable(),
@@ -62,7 +61,7 @@ export const VatCodeEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     code: p.string().length(20),
     name: p.string().nullable(),
     type: p.string().length(1),
@@ -81,7 +80,7 @@ export const VatParagraphEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     vatCodeId: p.uuid(),
     code: p.string().length(30),
     text: p.string().length(500),
@@ -96,7 +95,7 @@ export const PeriodEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     code: p.string().length(20),
     dateFrom: p.date(),
     dateTo: p.date(),
@@ -111,7 +110,7 @@ export const BankAccountEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     code: p.string().length(20),
     name: p.string(),
     iban: p.string().length(34),
@@ -128,7 +127,12 @@ export const CodeListEntity = defineEntity({
   tableName: 'code_list_entry',
   schema: SCHEMA,
   filters: companyFilter,
-  properties: { ...tenant(), list: p.string().length(20), code: p.string().length(30), name: p.string() },
+  properties: {
+    ...tenantColumns(),
+    list: p.string().length(20),
+    code: p.string().length(30),
+    name: p.string(),
+  },
   uniques: [{ properties: ['companyId', 'list', 'code'] }],
 });
 
@@ -142,7 +146,7 @@ export const SalesInvoiceEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     ordnerId: p.uuid(),
     warehouseId: p.uuid(),
     recordNumber: p.string().length(30),
@@ -205,7 +209,7 @@ export const SalesInvoiceRowEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     invoiceId: p.uuid().index(),
     rowNo: p.integer(),
     itemId: p.uuid().nullable(),
@@ -231,7 +235,7 @@ export const PaymentEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     invoiceId: p.uuid().index(),
     amount: money(),
     date: p.date(),
@@ -245,7 +249,7 @@ export const PurchaseInvoiceEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     partnerId: p.uuid(),
     ordnerId: p.uuid(),
     dateCreated: p.date(),
@@ -278,7 +282,7 @@ export const PurchaseInvoiceRowEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     invoiceId: p.uuid().index(),
     rowNo: p.integer(),
     itemId: p.uuid().nullable(),

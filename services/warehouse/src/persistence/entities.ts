@@ -8,12 +8,11 @@ import {
   ordnerCounterEntity,
   ordnerEntity,
   outboxEntity,
+  tenantColumns,
 } from '@bm/service-kit';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 
 export const SCHEMA = 'warehouse';
-
-const tenant = () => ({ id: p.uuid().primary(), companyId: p.uuid() });
 
 export const WarehouseEntity = defineEntity({
   name: 'Warehouse',
@@ -21,7 +20,7 @@ export const WarehouseEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     code: p.string().length(20),
     name: p.string(),
     valuationMethod: p.string().length(20),
@@ -38,7 +37,7 @@ export const UnitEntity = defineEntity({
   tableName: 'unit',
   schema: SCHEMA,
   filters: companyFilter,
-  properties: { ...tenant(), code: p.string().length(30), name: p.string() },
+  properties: { ...tenantColumns(), code: p.string().length(30), name: p.string() },
   uniques: [{ properties: ['companyId', 'code'] }],
 });
 
@@ -48,7 +47,7 @@ export const ItemEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     code: p.string().length(30),
     name: p.string(),
     unitId: p.uuid().nullable(),
@@ -66,7 +65,7 @@ export const LotNumberEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     itemId: p.uuid(),
     number: p.string().length(50),
     expiryDate: p.date().nullable(),
@@ -80,7 +79,7 @@ export const ReceiptCardEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     ordnerId: p.uuid(),
     warehouseId: p.uuid(),
     partnerId: p.uuid().nullable(),
@@ -100,7 +99,7 @@ export const ReceiptCardRowEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     receiptCardId: p.uuid().index(),
     rowNo: p.integer(),
     itemId: p.uuid(),
@@ -117,7 +116,7 @@ export const IssueCardEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     ordnerId: p.uuid(),
     warehouseId: p.uuid(),
     partnerId: p.uuid(),
@@ -144,7 +143,7 @@ export const IssueCardRowEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     issueCardId: p.uuid().index(),
     rowNo: p.integer(),
     itemId: p.uuid(),
@@ -166,7 +165,7 @@ export const StockBalanceEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     warehouseId: p.uuid(),
     itemId: p.uuid(),
     /** Lot number id, or the nil UUID for items without lots. */
@@ -186,7 +185,7 @@ export const StockMovementEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     warehouseId: p.uuid(),
     itemId: p.uuid(),
     lotKey: p.uuid(),
@@ -208,7 +207,7 @@ export const ValuationLayerEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     warehouseId: p.uuid(),
     itemId: p.uuid(),
     lotKey: p.uuid(),
@@ -238,7 +237,7 @@ export const LayerConsumptionEntity = defineEntity({
   schema: SCHEMA,
   filters: companyFilter,
   properties: {
-    ...tenant(),
+    ...tenantColumns(),
     layerId: p.uuid(),
     documentId: p.uuid(),
     dateOperation: p.date(),
