@@ -65,6 +65,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     c.set('format', chooseFormat(c.req.header('accept')) ?? 'json');
     await next();
   });
+  // PostgreSQL text cannot hold NUL: refuse it at the edge, in the URL here and in bodies in the schema walk.
+  app.use('*', async function noNulInUrl(c, next) {
+    if (/%00/i.test(c.req.url))
+      throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'the URL contains a NUL character (%00)');
+    await next();
+  });
   app.use(
     '*',
     bodyLimit({

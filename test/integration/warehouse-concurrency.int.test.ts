@@ -39,7 +39,7 @@ describe('concurrent issues', () => {
     expect(refused).toHaveLength(100);
     expect(
       refused.every(
-        (r) => r.body.code === 'OperationCanceledException' && r.body.shortfalls[0].available === '0',
+        (r) => r.body.code === 'OperationCanceledException' && r.body.shortfalls[0].available === 0,
       ),
     ).toBe(true);
     expect(await stockOf(c, w.id, a.id)).toEqual([0, 0]);

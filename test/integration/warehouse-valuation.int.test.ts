@@ -284,7 +284,7 @@ describe('negative stock', () => {
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({
       code: 'OperationCanceledException',
-      shortfalls: [{ itemId: it1.id, lotNumberID: null, requested: '5', available: '3', date: '2025-08-02' }],
+      shortfalls: [{ itemId: it1.id, lotNumberID: null, requested: 5, available: 3, date: '2025-08-02' }],
     });
     expect(await stockOf(c, w.id, it1.id)).toEqual([3, 12]);
     const good = ok(
@@ -323,7 +323,7 @@ describe('back-dating', () => {
     });
     expect(r.status).toBe(422);
     expect(r.body.shortfalls).toEqual([
-      { itemId: it1.id, lotNumberID: null, requested: '5', available: '2', date: '2025-09-10' },
+      { itemId: it1.id, lotNumberID: null, requested: 5, available: 2, date: '2025-09-10' },
     ]);
     ok(
       await issue(c, {

@@ -3,10 +3,13 @@
  * `errors: [{path, message}]` and extension members, as JSON or XML. The one table from error kind to
  * HTTP status lives here.
  */
+
+import { problemExtensions } from '@bm/contracts';
 import type { AppError, ErrorKind } from '@bm/errors';
 import type { Context } from 'hono';
 import { toXml } from './codec.js';
 import type { Format } from './negotiate.js';
+import { renderOutput } from './schema-walk.js';
 
 /** Error kind → HTTP status: the only such table (CONVENTIONS "Errors"). */
 export const statusOfKind: Record<ErrorKind, number> = {
@@ -38,7 +41,12 @@ const titles: Record<number, string> = {
 };
 
 /** The problem document of an error. */
-export function problemBody(e: AppError, status = statusOfKind[e.kind], instance?: string) {
+export function problemBody(
+  e: AppError,
+  status = statusOfKind[e.kind],
+  instance?: string,
+  format: Format = 'json',
+) {
   return {
     type: `urn:problem-type:${e.code}`,
     title: titles[status] ?? 'Error',
@@ -47,7 +55,7 @@ export function problemBody(e: AppError, status = statusOfKind[e.kind], instance
     code: e.code,
     ...(instance ? { instance } : {}),
     ...(e.errors ? { errors: e.errors } : {}),
-    ...(e.extensions ?? {}),
+    ...(e.extensions ? (renderOutput(problemExtensions[e.code], e.extensions, format) as object) : {}),
   };
 }
 
@@ -58,7 +66,7 @@ export function sendProblem(
   format: Format | null = 'json',
   status = statusOfKind[e.kind],
 ): Response {
-  const body = problemBody(e, status, c.req.path);
+  const body = problemBody(e, status, c.req.path, format === 'xml' ? 'xml' : 'json');
   const headers: Record<string, string> = {};
   if (status === 401) headers['WWW-Authenticate'] = 'Basic realm="1.6", charset="UTF-8"';
   if (format === 'xml') {

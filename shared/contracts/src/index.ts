@@ -7,6 +7,7 @@ export * from './invoicing/invoices.contract.js';
 export * from './invoicing/lookups.contract.js';
 export * from './invoicing/master-data.contract.js';
 export * from './primitives.js';
+export * from './problems.js';
 export * from './reporting/printout.contract.js';
 export * from './reporting/reports.contract.js';
 export * from './warehouse/documents.contract.js';

@@ -26,7 +26,8 @@ export function decimal(scale: 2 | 4 | 6 = 4) {
   const s = z
     .preprocess(
       intToString,
-      z.string().regex(re, { message: `expected a number with at most ${scale} decimals` }),
+      // `abort`: refinements chained onto a decimal (ranges, sign) only ever see a well-formed number.
+      z.string().regex(re, { message: `expected a number with at most ${scale} decimals`, abort: true }),
     )
     .openapi({ type: 'number', description: `decimal, at most ${scale} decimal places` });
   decimalMarks.add(s);

@@ -112,6 +112,21 @@ export const IssueCard = z.object({
 });
 export type IssueCard = z.infer<typeof IssueCard>;
 
+/**
+ * One entry of `shortfalls` in the 422 OperationCanceledException problem (DESIGN §2): `requested` and
+ * `available` are quantities (4 decimals) of one item and lot, `date` is where the balance would first go
+ * negative.
+ */
+export const Shortfall = z.object({
+  itemId: Guid(),
+  lotNumberID: Guid().nullable(),
+  requested: Decimal4(),
+  available: Decimal4(),
+  date: DateOnly(),
+});
+/** Extension members of the OperationCanceledException problem document. */
+export const OperationCanceledProblem = z.object({ shortfalls: z.array(Shortfall) });
+
 /** `POST /1.6/warehouses/issue-cards`. Errors: 400, 409 DuplicateRecordNumber, 422 OperationCanceledException (with `shortfalls`), LotNumberRequired, CostPriceRequired, ReferenceNotFound, PeriodNotFound, PeriodClosed. */
 export const createIssueCard = defineContract({
   subject: 'warehouse.issue-cards.create',
