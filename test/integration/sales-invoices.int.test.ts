@@ -315,6 +315,53 @@ describe('validation and defaults', () => {
 });
 
 describe('states and updates (DESIGN §6 "States")', () => {
+  it('takes back unchanged what GET returned, as JSON and as XML: same rows, ids, prices and totals', async () => {
+    const inv = ok(
+      await invoice({
+        partnerId: sk.id,
+        bonusPercent: 5,
+        rows: [
+          { name: 'Net', quantity: 3, price: 10.99 },
+          { name: 'Gross', quantity: 7, priceBrutto: 9.99 },
+          { name: 'Reduced', quantity: 1, priceBrutto: 10, vatRate: 5 },
+        ],
+      }),
+      201,
+    );
+    // Creation mode: bonus on every row, gross rows by the coefficient method per VAT code.
+    expect(inv.rows.map((r: any) => [r.price, r.priceBrutto, r.sumBase])).toEqual([
+      [10.99, 13.5177, 31.32],
+      [8.122, 9.99, 54.01],
+      [9.5238, 10, 9.05],
+    ]);
+    expect(summary(inv)).toEqual([
+      ['SK23', 23, 85.33, 19.62],
+      ['SK5', 5, 9.05, 0.45],
+    ]);
+    expect(totals(inv)).toEqual([94.38, 20.07, 114.45]);
+
+    const again = ok(await c.put(`/1.6/sales/invoices/${inv.id}`, inv));
+    expect(again).toEqual(inv);
+
+    const xml = await c.get(`/1.6/sales/invoices/${inv.id}`, { Accept: 'application/xml' });
+    expect(xml.text).toContain('<bonusPercent>5</bonusPercent><orderRecordNo/>');
+    const fromXml = await c.put(`/1.6/sales/invoices/${inv.id}`, xml.text, {
+      'Content-Type': 'application/xml',
+    });
+    expect(fromXml.status).toBe(200);
+    expect(fromXml.body).toEqual(inv);
+
+    // A changed net price wins over the gross price sent with it; the other rows keep their basis.
+    const changed = structuredClone(inv);
+    changed.rows[1].price = 8;
+    const repriced = ok(await c.put(`/1.6/sales/invoices/${inv.id}`, changed));
+    expect(repriced.rows.map((r: any) => [r.id, r.price, r.priceBrutto, r.sumBase])).toEqual([
+      [inv.rows[0].id, 10.99, 13.5177, 31.32],
+      [inv.rows[1].id, 8, 9.84, 53.2],
+      [inv.rows[2].id, 9.5238, 10, 9.05],
+    ]);
+  });
+
   it('updates an issued invoice with all data and refuses updates after a payment, after cancel and in a closed period', async () => {
     const inv = ok(await invoice({ partnerId: sk.id, rows: [{ name: 'A', quantity: 1, price: 100 }] }), 201);
     const back = {

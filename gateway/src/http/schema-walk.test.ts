@@ -10,6 +10,8 @@ const Row = z.object({
 });
 const Card = z.object({
   dateOperation: DateOnly().optional(),
+  bonusPercent: Decimal4().nullable().optional(),
+  comment: z.string().nullable().optional(),
   rows: z.array(Row),
   tags: z.array(z.string()).optional(),
 });
@@ -51,6 +53,28 @@ describe('normalizeInput (DESIGN §2)', () => {
       { path: 'rows.0.size', message: 'unknown field' },
       { path: 'colour', message: 'unknown field' },
     ]);
+  });
+
+  it('refuses the NUL character in any string, naming the field', () => {
+    const { errors } = norm({ comment: 'a\u0000b', rows: [{ itemId: 'i' }], tags: ['ok', '\u0000'] });
+    expect(errors).toEqual([
+      { path: 'comment', message: 'must not contain the NUL character' },
+      { path: 'tags.1', message: 'must not contain the NUL character' },
+    ]);
+  });
+
+  it('reads an empty XML element of a nullable field as null, of other fields as it is', () => {
+    expect(norm({ bonusPercent: '', comment: '', dateOperation: '', rows: '' }, true).out).toEqual({
+      bonusPercent: null,
+      comment: null,
+      dateOperation: '',
+      rows: [],
+    });
+    expect(norm({ bonusPercent: '', comment: '', rows: [] }).out).toEqual({
+      bonusPercent: '',
+      comment: '',
+      rows: [],
+    });
   });
 
   it('unwraps XML array wrappers, single or repeated children', () => {

@@ -36,6 +36,20 @@ export function unwrap(s: AnySchema | undefined): AnySchema | undefined {
 }
 
 const kind = (s: AnySchema | undefined): string | undefined => s?._zod.def.type;
+
+/** True when the field accepts null and is not an object or array (those read `''` as empty). */
+function isNullableLeaf(s: AnySchema): boolean {
+  const k = kind(unwrap(s));
+  if (k === 'object' || k === 'array') return false;
+  let cur: AnySchema | undefined = s;
+  for (let i = 0; cur && i < 20; i++) {
+    const def: any = cur._zod.def;
+    if (def.type === 'nullable') return true;
+    if (isDecimalSchema(cur) || isDateSchema(cur) || !WRAPPERS.has(def.type)) return false;
+    cur = def.type === 'lazy' ? def.getter() : def.innerType;
+  }
+  return false;
+}
 const shapeOf = (s: AnySchema | undefined): Record<string, AnySchema> =>
   kind(s) === 'object' ? s!._zod.def.shape : {};
 
@@ -78,6 +92,10 @@ export function normalizeInput(
   const s = unwrap(schema);
   const a = unwrap(accepted);
   const k = kind(s);
+  if (typeof value === 'string' && value.includes('\u0000')) {
+    errors.push({ path, message: 'must not contain the NUL character' });
+    return value;
+  }
   if (isDateSchema(s!) && typeof value === 'string') return businessDate(value.trim(), opts.timeZone);
   if (k === 'object') {
     if (opts.xml && value === '') return {};
@@ -100,7 +118,9 @@ export function normalizeInput(
           continue;
         }
         const acc = acceptedNames.has(lower) ? shapeOf(a)[acceptedNames.get(lower)!] : undefined;
-        out[name] = normalizeInput(shape[name], acc, v, opts, errors, path ? `${path}.${name}` : name);
+        // XML writes null as an empty element (DESIGN §2 "Response format"): read it back as null.
+        const val = opts.xml && v === '' && isNullableLeaf(shape[name]) ? null : v;
+        out[name] = normalizeInput(shape[name], acc, val, opts, errors, path ? `${path}.${name}` : name);
       } else if (!acceptedNames.has(lower) && !ignore.has(lower)) {
         errors.push({ path: at, message: 'unknown field' });
       }

@@ -33,7 +33,14 @@ import {
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { reversal, salesEntries } from '../domain/invoice-accounting.js';
-import { addDays, calculate, createMode, variableSymbolOf } from '../domain/invoice-calculation.js';
+import {
+  addDays,
+  type CreateMode,
+  calculate,
+  createMode,
+  updatePrices,
+  variableSymbolOf,
+} from '../domain/invoice-calculation.js';
 import {
   countryOfTaxation,
   selectParagraph,
@@ -208,6 +215,17 @@ export async function getSalesInvoice(ctx: Ctx, id: string): Promise<SalesInvoic
 
 type AnyInput = (SalesInvoiceInput | SalesInvoiceUpdate) & { ordnerCode?: string; warehouseCode?: string };
 
+/** For each row sent, the stored row it names by `id` (each stored row at most once). */
+function matchStoredRows(rows: readonly object[], stored: readonly RowRow[]) {
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  return rows.map((r) => {
+    const id = 'id' in r && typeof r.id === 'string' ? r.id : undefined;
+    const hit = id ? byId.get(id) : undefined;
+    if (hit) byId.delete(hit.id);
+    return hit;
+  });
+}
+
 /** Maps a VAT refusal to 422 with its code and field. */
 const asProblem = (e: unknown) => {
   if (e instanceof VatRefusal)
@@ -286,10 +304,17 @@ async function saveInvoice(
     return asProblem(e);
   }
 
-  const mode = createMode(input.rows);
+  // An update keeps the row ids it is sent back (GET → PUT) and each row's price basis (DESIGN §3).
+  const storedRows = existing
+    ? await em.find(SalesInvoiceRowEntity, { invoiceId: existing.id }, { disableIdentityMap: true })
+    : [];
+  const matched = matchStoredRows(input.rows, storedRows);
+  const { mode, rows: priced } = existing
+    ? updatePrices(existing.mode as CreateMode, input.rows, matched)
+    : { mode: createMode(input.rows), rows: input.rows };
   const calc = calculate(
     mode,
-    input.rows.map((r, i) => ({
+    priced.map((r, i) => ({
       quantity: r.quantity,
       price: r.price,
       priceBrutto: r.priceBrutto,
@@ -325,7 +350,7 @@ async function saveInvoice(
     const rows = input.rows.map((r, i) => {
       const item = catalog[i].item;
       return tx.create(SalesInvoiceRowEntity, {
-        id: crypto.randomUUID(),
+        id: matched[i]?.id ?? crypto.randomUUID(),
         companyId,
         invoiceId: id,
         rowNo: i + 1,
@@ -343,6 +368,7 @@ async function saveInvoice(
         sumBase: calc.rows[i].sumBase,
         sumVat: calc.rows[i].sumVat,
         sumTotal: calc.rows[i].sumTotal,
+        grossEntered: mode === 'creation' && priced[i].price == null,
       });
     });
     const recordNumber = await numbering.assign();

@@ -30,6 +30,39 @@ export function createMode(rows: readonly RowPrices[]): CreateMode {
   return rows.length && complete ? 'record' : 'creation';
 }
 
+/** A stored row as far as an update needs it: its prices and which one the user entered. */
+export interface StoredRowPrices {
+  price: string;
+  priceBrutto: string;
+  grossEntered: boolean;
+}
+
+/**
+ * Mode and unit prices of an update (DESIGN §3: a PUT may carry back what GET returned). An invoice made
+ * in creation mode stays in creation mode, so `bonusPercent` and the VAT per code still apply; a row sent
+ * back with the gross price it was entered with, and a net price unchanged or absent, keeps its gross
+ * basis (otherwise the derived net price would win and move the gross price and the VAT by rounding).
+ * A changed price wins as on create. `stored[i]` is the stored row the i-th row names by `id`, if any.
+ */
+export function updatePrices<R extends RowPrices>(
+  storedMode: CreateMode,
+  rows: readonly R[],
+  stored: readonly (StoredRowPrices | undefined)[],
+): { mode: CreateMode; rows: R[] } {
+  const mode = storedMode === 'creation' ? 'creation' : createMode(rows);
+  if (mode === 'record') return { mode, rows: [...rows] };
+  const same = (a: string | null | undefined, b: string) => a != null && dec(a).eq(dec(b));
+  return {
+    mode,
+    rows: rows.map((r, i) => {
+      const s = stored[i];
+      const keepGross =
+        s?.grossEntered && same(r.priceBrutto, s.priceBrutto) && (r.price == null || same(r.price, s.price));
+      return keepGross ? { ...r, price: null } : r;
+    }),
+  };
+}
+
 export interface CalcRow {
   quantity: string;
   price?: string | null;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, calculate, createMode, purchaseRowSum, variableSymbolOf } from './invoice-calculation.js';
+import {
+  addDays,
+  calculate,
+  createMode,
+  purchaseRowSum,
+  updatePrices,
+  variableSymbolOf,
+} from './invoice-calculation.js';
 import { vatCodeCatalogue } from './vat-code-catalogue.js';
 import {
   countryOfTaxation,
@@ -176,5 +183,33 @@ describe('invoice calculation (DESIGN §6)', () => {
     expect(variableSymbolOf('OF-2025-12345678')).toBe('2512345678');
     expect(variableSymbolOf('ABC')).toBeNull();
     expect(addDays('2025-02-20', 14)).toBe('2025-03-06');
+  });
+});
+
+describe('prices of an update (DESIGN §3, §6)', () => {
+  const gross = { price: '8.122', priceBrutto: '9.99', grossEntered: true };
+  const net = { price: '10', priceBrutto: '12.3', grossEntered: false };
+  const back = (p: { price: string; priceBrutto: string }) => ({ ...p, vatCode: 'SK23' });
+
+  it('keeps a creation-mode invoice in creation mode and a gross row on its gross price', () => {
+    const u = updatePrices('creation', [back(gross), back(net)], [gross, net]);
+    expect(u.mode).toBe('creation');
+    expect(u.rows.map((r) => [r.price, r.priceBrutto])).toEqual([
+      [null, '9.99'],
+      ['10', '12.3'],
+    ]);
+  });
+
+  it('lets a changed net price win, and treats rows without a stored row as on create', () => {
+    const u = updatePrices('creation', [{ ...back(gross), price: '8' }, back(gross)], [gross, undefined]);
+    expect(u.rows.map((r) => [r.price, r.priceBrutto])).toEqual([
+      ['8', '9.99'],
+      ['8.122', '9.99'],
+    ]);
+  });
+
+  it('decides the mode of a record-mode invoice from the rows sent', () => {
+    expect(updatePrices('record', [back(net)], [undefined]).mode).toBe('record');
+    expect(updatePrices('record', [{ price: '10' }], [undefined]).mode).toBe('creation');
   });
 });

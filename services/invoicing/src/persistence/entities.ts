@@ -226,6 +226,8 @@ export const SalesInvoiceRowEntity = defineEntity({
     sumBase: money(),
     sumVat: money(),
     sumTotal: money(),
+    /** Creation mode: the user entered the gross price (the net one is derived); kept across updates. */
+    grossEntered: p.boolean().default(false),
   },
 });
 

@@ -55,8 +55,13 @@ const priceMessage = { message: 'price or priceBrutto is required', path: ['pric
 export const SalesInvoiceRowInput = z
   .object({ ...salesRowBase, itemCode: Code().optional(), unitCode: Code().optional() })
   .refine(needsPrice, priceMessage);
-/** Row as sent on update. */
-export const SalesInvoiceRowUpdate = z.object(salesRowBase).refine(needsPrice, priceMessage);
+/**
+ * Row as sent on update. `id` (extension) names the stored row it replaces: the row keeps its id, and a
+ * row entered with its gross price keeps that basis while the gross price is sent back unchanged.
+ */
+export const SalesInvoiceRowUpdate = z
+  .object({ ...salesRowBase, id: Guid().nullable().optional() })
+  .refine(needsPrice, priceMessage);
 
 /** Header fields that travel both ways (INTERFACE §2.4). */
 const salesBase = {
