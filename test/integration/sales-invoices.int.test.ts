@@ -362,6 +362,29 @@ describe('states and updates (DESIGN §6 "States")', () => {
     ]);
   });
 
+  it('never lets an update, a payment and a cancel of one invoice all pass when they race', async () => {
+    for (let i = 0; i < 15; i++) {
+      const inv = ok(
+        await invoice({ partnerId: sk.id, rows: [{ name: 'A', quantity: 1, price: 100, vatRate: 0 }] }),
+        201,
+      );
+      const smaller = { ...inv, rows: [{ ...inv.rows[0], price: 50, priceBrutto: null }] };
+      const [put, pay, cancel] = await Promise.all([
+        c.put(`/1.6/sales/invoices/${inv.id}`, smaller),
+        c.post(`/1.6/sales/invoices/${inv.id}/payments`, { amount: 80, date: '2025-03-12' }),
+        i % 3 === 0 ? c.post(`/1.6/sales/invoices/${inv.id}/cancel`) : Promise.resolve(null),
+      ]);
+      const after = ok(await c.get(`/1.6/sales/invoices/${inv.id}`));
+      const paid = after.payments.reduce((a: number, p: any) => a + p.amount, 0);
+      // Payments never exceed the total and a cancelled invoice has none: a payment excludes both an
+      // update (either order: 409 InvalidState, or 409 Conflict for 80 > 50) and a cancel.
+      expect(paid).toBeLessThanOrEqual(after.sumTotal);
+      if (after.state === 'cancelled') expect(paid).toBe(0);
+      if (pay.status === 201) expect([put.status, cancel?.status ?? 409]).toEqual([409, 409]);
+      else expect(put.status === 200 || cancel?.status === 200).toBe(true);
+    }
+  });
+
   it('updates an issued invoice with all data and refuses updates after a payment, after cancel and in a closed period', async () => {
     const inv = ok(await invoice({ partnerId: sk.id, rows: [{ name: 'A', quantity: 1, price: 100 }] }), 201);
     const back = {

@@ -344,6 +344,14 @@ async function saveInvoice(
     await numbering.check();
     const id = existing?.id ?? crypto.randomUUID();
     if (existing) {
+      // Checked again under the row lock that payments and cancelling take: no update slips past them.
+      const locked = await tx.findOne(
+        SalesInvoiceEntity,
+        { id },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      if (!locked) throw notFound('Sales invoice');
+      await assertEditable({ ...ctx, em: tx }, locked, 'an update');
       await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
       await tx.nativeDelete(AccountingEntryEntity, { documentId: id });
     }
@@ -544,7 +552,7 @@ export async function addPayment(
 /** `POST /1.6/sales/invoices/{id}/cancel`: only an unpaid invoice; its entries are reversed. */
 export async function cancelSalesInvoice(ctx: Ctx, id: string): Promise<SalesInvoice> {
   await ctx.em.transactional(async (tx) => {
-    const inv = await tx.findOne(SalesInvoiceEntity, { id });
+    const inv = await tx.findOne(SalesInvoiceEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!inv) throw notFound('Sales invoice');
     await assertEditable({ ...ctx, em: tx }, inv, 'cancelling');
     inv.cancelled = true;
