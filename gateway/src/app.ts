@@ -3,6 +3,7 @@
  * validates with the shared contracts, forwards over NATS, renders JSON or XML, and documents it all
  * in `GET /1.6/openapi.json`. Holds no business logic.
  */
+import { Shortfall } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import type { Logger } from '@bm/logger';
 import type { NatsConnection } from '@bm/messaging';
@@ -181,9 +182,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
         type: 'array',
         items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
       },
+      shortfalls: {
+        type: 'array',
+        description: 'OperationCanceledException only: one entry per item and lot short',
+        items: { $ref: '#/components/schemas/Shortfall' },
+      },
     },
     required: ['type', 'title', 'status', 'code'],
   });
+  app.openAPIRegistry.register('Shortfall', Shortfall);
 
   registerAdminRoutes(app, deps.identity, deps.config.ADMIN_TOKEN);
   registerPrintoutRoute(

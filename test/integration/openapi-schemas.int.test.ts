@@ -46,6 +46,10 @@ describe('GET /1.6/openapi.json', () => {
     expect(props.sellPrice.type).toBe('number');
     expect(doc.paths['/admin/companies'].post.security).toEqual([{ adminBearer: [] }]);
     expect(doc.components.securitySchemes.basic).toEqual({ type: 'http', scheme: 'basic' });
+    expect(doc.components.schemas.Problem.properties.shortfalls.items).toEqual({
+      $ref: '#/components/schemas/Shortfall',
+    });
+    expect(doc.components.schemas.Shortfall.properties.available.type).toBe('number');
   });
 });
 
