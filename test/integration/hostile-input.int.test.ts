@@ -3,6 +3,7 @@
  * operations, at every depth, is replaced in turn by values of the wrong type, size or form, and every
  * query parameter likewise; no answer may be a 5xx, and every refusal is a problem document with a code.
  */
+import { XMLBuilder } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, ok, partner, receive, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
@@ -174,6 +175,54 @@ describe('hostile values in every field never give a 5xx', () => {
     ]);
     expect(results.flatMap((r) => r.bad)).toEqual([]);
   }, 300_000);
+
+  it('XML bodies', async () => {
+    const builder = new XMLBuilder({});
+    const values = [
+      'abc',
+      '',
+      ' ',
+      '-1',
+      '0',
+      '1e400',
+      '99999999999999999999.5',
+      '2025-02-30',
+      'ž'.repeat(300),
+    ];
+    const body = {
+      ordnerCode: 'OF',
+      warehouseId: ids.w!,
+      dateCreated: '2026-03-02',
+      partnerId: ids.p!,
+      bonusPercent: '5',
+      vatRate: '23',
+      tags: { tag: ['a', 'b'] },
+      rows: {
+        row: [
+          { itemId: ids.it!, quantity: '2', price: '10' },
+          { name: 'X', quantity: '1', priceBrutto: '5' },
+        ],
+      },
+    };
+    const valid = await c.post('/1.6/sales/invoices', `<SalesInvoice>${builder.build(body)}</SalesInvoice>`, {
+      'Content-Type': 'application/xml',
+    });
+    expect([valid.status, valid.body.sumTotal, valid.body.tags]).toEqual([201, 28.12, ['a', 'b']]);
+    const bad: string[] = [];
+    for (const p of paths(body).filter((q) => q[q.length - 1] !== 'row' && q[q.length - 1] !== 'tag')) {
+      for (const v of values) {
+        const copy = structuredClone(body) as any;
+        let node = copy;
+        for (const k of p.slice(0, -1)) node = node[k];
+        node[p[p.length - 1]!] = v;
+        const xml = `<SalesInvoice>${builder.build(copy)}</SalesInvoice>`;
+        const r = await c.post('/1.6/sales/invoices', xml, { 'Content-Type': 'application/xml' });
+        if (r.status >= 500)
+          bad.push(`${p.join('.')}=${v.slice(0, 20)} → ${r.status} ${r.text.slice(0, 200)}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  }, 120_000);
 
   it('query parameters', async () => {
     const urls = [
