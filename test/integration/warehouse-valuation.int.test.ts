@@ -532,3 +532,57 @@ describe('reading cards', () => {
     expect((await c.get(`/1.6/warehouses/issue-cards/${crypto.randomUUID()}`)).status).toBe(404);
   });
 });
+
+describe('lists of issue and receipt cards (extension)', () => {
+  it('pages newest first with totals, filters by date, warehouse and partner, and keeps companies apart', async () => {
+    const own = await stack.company();
+    await openYear(own, 2025);
+    const p1 = (await partner(own)).id;
+    const p2 = (await partner(own)).id;
+    const w1 = await warehouse(own);
+    const w2 = await warehouse(own, { valuationMethod: 'WeightedAverage' });
+    const it1 = await item(own);
+    await receive(own, w1.id, '2025-03-01', [[it1.id, 100, 2]]);
+    await receive(own, w2.id, '2025-03-02', [[it1.id, 10, 3.5]]);
+    const made: any[] = [];
+    for (let d = 1; d <= 7; d++) {
+      const body = {
+        warehouseId: d % 2 ? w1.id : w2.id,
+        partnerId: d <= 5 ? p1 : p2,
+        dateOperation: `2025-04-0${d}`,
+        rows: [{ itemId: it1.id, quantity: 1 }],
+      };
+      made.push(ok(await issue(own, body), 201));
+    }
+    const page1 = ok(await own.get('/1.6/warehouses/issue-cards?pageSize=3'));
+    expect([page1.page, page1.pageSize, page1.totalCount]).toEqual([1, 3, 7]);
+    expect(page1.items.map((i: any) => [i.recordNumber, i.dateOperation, i.totalCost])).toEqual([
+      [made[6].recordNumber, '2025-04-07', 2],
+      [made[5].recordNumber, '2025-04-06', 3.5],
+      [made[4].recordNumber, '2025-04-05', 2],
+    ]);
+    expect(page1.items[0].rows).toBeUndefined();
+    const page3 = ok(await own.get('/1.6/warehouses/issue-cards/3?pageSize=3'));
+    expect(page3.items.map((i: any) => i.id)).toEqual([made[0].id]);
+    expect(ok(await own.get('/1.6/warehouses/issue-cards/4?pageSize=3')).items).toEqual([]);
+
+    const filtered = ok(
+      await own.get(`/1.6/warehouses/issue-cards?warehouseId=${w1.id}&partnerId=${p1}&dateFrom=2025-04-02`),
+    );
+    expect(filtered.items.map((i: any) => i.dateOperation)).toEqual(['2025-04-05', '2025-04-03']);
+    expect(ok(await own.get(`/1.6/warehouses/issue-cards/${made[2].id}`)).rows).toHaveLength(1);
+
+    const receipts = ok(await own.get('/1.6/warehouses/receipt-cards/1'));
+    expect(receipts.items.map((r: any) => [r.dateOperation, r.totalCost])).toEqual([
+      ['2025-03-02', 35],
+      ['2025-03-01', 200],
+    ]);
+    const xml = await own.get('/1.6/warehouses/receipt-cards', { Accept: 'application/xml' });
+    expect(new XMLParser().parse(xml.text).ReceiptCards.totalCount).toBe(2);
+    // Another company sees none of them.
+    expect(ok(await c.get('/1.6/warehouses/issue-cards')).items.map((i: any) => i.id)).not.toContain(
+      made[0].id,
+    );
+    expect((await own.get('/1.6/warehouses/issue-cards/0')).status).toBe(400);
+  });
+});

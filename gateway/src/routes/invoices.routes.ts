@@ -27,25 +27,9 @@ import {
   updateSalesInvoice,
   z,
 } from '@bm/contracts';
-import { validationFailed } from '@bm/errors';
-import { type Operation, Rendered } from './operation.js';
+import { isPage, type Operation, PageOrId, pageOf, Rendered } from './operation.js';
 
 const IdParams = z.object({ id: Guid() });
-const PageOrId = z.object({
-  id: z
-    .string()
-    .regex(/^(\d{1,9}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, {
-      message: 'expected a page number (1, 2, …) or an invoice id (GUID)',
-    })
-    .openapi({ description: 'A page number (integer from 1; 50 a page) or the GUID of one invoice.' }),
-});
-const isPage = (s: string) => /^\d+$/.test(s);
-const pageOf = (s: string) => {
-  const n = Number(s);
-  if (n < 1) throw validationFailed([{ path: 'path.page', message: 'page numbers start at 1' }]);
-  return n;
-};
-
 const salesListReply = Page(SalesInvoiceListItem);
 const purchaseListReply = Page(PurchaseInvoiceListItem);
 

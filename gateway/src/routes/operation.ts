@@ -5,12 +5,11 @@
  * fields → 400, validation with the shared contract, rendering as JSON or XML. Each operation is also
  * registered in the OpenAPI document.
  */
-import type { Contract, ReplyOf, RequestInputOf } from '@bm/contracts';
+import { type Contract, type ReplyOf, type RequestInputOf, z } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, type FieldError, validationFailed } from '@bm/errors';
 import { type NatsConnection, type RequestContext, request, zodFieldErrors } from '@bm/messaging';
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { z } from 'zod';
 import { parseJsonLossless, parseXmlBody, toXml } from '../http/codec.js';
 import type { Format } from '../http/negotiate.js';
 import { normalizeInput, renderOutput } from '../http/schema-walk.js';
@@ -257,4 +256,25 @@ export const problemResponses = {
   422: { description: 'Business rule refused the request', content: problemContent },
   503: { description: 'ServiceUnavailable', content: problemContent },
   504: { description: 'Timeout', content: problemContent },
+};
+
+/**
+ * Path parameter of `GET …/{page}` operations that also get one record by id (DESIGN §2 "Single
+ * records"): an integer segment is a page, a GUID one record.
+ */
+export const PageOrId = z.object({
+  id: z
+    .string()
+    .regex(/^(\d{1,9}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, {
+      message: 'expected a page number (1, 2, …) or a record id (GUID)',
+    })
+    .openapi({ description: 'A page number (integer from 1; 50 a page) or the GUID of one record.' }),
+});
+/** True when a `PageOrId` segment is a page number. */
+export const isPage = (s: string) => /^\d+$/.test(s);
+/** The page number of a `PageOrId` segment; 400 for 0. */
+export const pageOf = (s: string) => {
+  const n = Number(s);
+  if (n < 1) throw validationFailed([{ path: 'path.page', message: 'page numbers start at 1' }]);
+  return n;
 };

@@ -14,13 +14,19 @@ import {
   getStock,
   IssueCard,
   IssueCardInput,
+  IssueCardListItem,
+  listIssueCards,
+  listReceiptCards,
+  Page,
   ReceiptCard,
   ReceiptCardInput,
+  ReceiptCardListItem,
   StockQuery,
   StockReport,
+  WarehouseDocumentListQuery,
   z,
 } from '@bm/contracts';
-import type { Operation } from './operation.js';
+import { isPage, type Operation, PageOrId, pageOf, Rendered } from './operation.js';
 
 const IdParams = z.object({ id: Guid() });
 const tag = 'Warehouse documents';
@@ -51,6 +57,54 @@ const copyOperations = (base: string): Operation[] => [
   },
 ];
 
+/**
+ * `GET {path}` (page 1) and `GET {path}/{page|id}` of a warehouse document (extension; DESIGN §2
+ * "Lists", "Single records"): newest first by dateOperation, filters dateFrom, dateTo (of dateOperation),
+ * warehouseId, partnerId; a GUID segment is one document with rows and accounting entries.
+ */
+function documentReads(d: {
+  path: string;
+  what: string;
+  list: typeof listIssueCards | typeof listReceiptCards;
+  listReply: z.ZodType;
+  listRoot: string;
+  get: typeof getIssueCard | typeof getReceiptCard;
+  reply: z.ZodType;
+  root: string;
+}): Operation[] {
+  return [
+    {
+      method: 'get',
+      path: d.path,
+      summary: `List ${d.what}s, page 1 (extension)`,
+      tag,
+      query: WarehouseDocumentListQuery,
+      reply: d.listReply,
+      xmlRoot: d.listRoot,
+      run: ({ query }, call) => call(d.list as typeof listIssueCards, query),
+    },
+    {
+      method: 'get',
+      path: `${d.path}/{id}`,
+      summary: `List ${d.what}s by page number, or get one ${d.what} with its accounting entries`,
+      description: `An integer segment is a page of the list (newest first, 50 a page); a GUID is one ${d.what}.`,
+      tag,
+      params: PageOrId,
+      query: WarehouseDocumentListQuery,
+      reply: z.union([d.listReply, d.reply]),
+      xmlRoot: d.listRoot,
+      run: async ({ params, query }, call) =>
+        isPage(params.id)
+          ? new Rendered(
+              await call(d.list as typeof listIssueCards, { ...query, page: pageOf(params.id) }),
+              d.listReply,
+              d.listRoot,
+            )
+          : new Rendered(await call(d.get as typeof getIssueCard, { id: params.id }), d.reply, d.root),
+    },
+  ];
+}
+
 export const warehouseOperations: Operation[] = [
   ...copyOperations('/1.6/warehouses'),
   ...copyOperations('/1.6/warehouse'),
@@ -67,16 +121,16 @@ export const warehouseOperations: Operation[] = [
     status: 201,
     run: ({ body }, call) => call(createIssueCard, body),
   },
-  {
-    method: 'get',
-    path: '/1.6/warehouses/issue-cards/{id}',
-    summary: 'Get an issue card with its accounting entries',
-    tag,
-    params: IdParams,
+  ...documentReads({
+    path: '/1.6/warehouses/issue-cards',
+    what: 'issue card',
+    list: listIssueCards,
+    listReply: Page(IssueCardListItem),
+    listRoot: 'IssueCards',
+    get: getIssueCard,
     reply: IssueCard,
-    xmlRoot: 'IssueCard',
-    run: ({ params }, call) => call(getIssueCard, params),
-  },
+    root: 'IssueCard',
+  }),
   {
     method: 'post',
     path: '/1.6/warehouses/receipt-cards',
@@ -88,16 +142,16 @@ export const warehouseOperations: Operation[] = [
     status: 201,
     run: ({ body }, call) => call(createReceiptCard, body),
   },
-  {
-    method: 'get',
-    path: '/1.6/warehouses/receipt-cards/{id}',
-    summary: 'Get a receipt card',
-    tag,
-    params: IdParams,
+  ...documentReads({
+    path: '/1.6/warehouses/receipt-cards',
+    what: 'receipt card',
+    list: listReceiptCards,
+    listReply: Page(ReceiptCardListItem),
+    listRoot: 'ReceiptCards',
+    get: getReceiptCard,
     reply: ReceiptCard,
-    xmlRoot: 'ReceiptCard',
-    run: ({ params }, call) => call(getReceiptCard, params),
-  },
+    root: 'ReceiptCard',
+  }),
   {
     method: 'get',
     path: '/1.6/warehouses/{id}/stock',

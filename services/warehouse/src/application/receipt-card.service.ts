@@ -38,7 +38,8 @@ type ReceiptRow = InstanceType<typeof ReceiptCardEntity.class>;
 type ReceiptRowRow = InstanceType<typeof ReceiptCardRowEntity.class>;
 type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
 
-function receiptDto(card: ReceiptRow, rows: ReceiptRowRow[], entries: EntryRow[]): ReceiptCard {
+/** The reply shape of a stored receipt card. */
+export function receiptDto(card: ReceiptRow, rows: ReceiptRowRow[], entries: EntryRow[]): ReceiptCard {
   return {
     id: card.id,
     ordnerId: card.ordnerId,

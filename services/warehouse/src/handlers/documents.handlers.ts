@@ -9,9 +9,12 @@ import {
   getIssueCard,
   getReceiptCard,
   getStock,
+  listIssueCards,
+  listReceiptCards,
 } from '@bm/contracts';
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
+import * as lists from '../application/document-list.service.js';
 import type { WarehouseDeps } from '../application/issue-card.service.js';
 import * as issueCards from '../application/issue-card.service.js';
 import * as receiptCards from '../application/receipt-card.service.js';
@@ -49,6 +52,18 @@ export function registerDocuments(deps: WarehouseDeps): void {
     kit.service,
     getReceiptCard,
     ({ id }, ctx) => receiptCards.getReceiptCard(ctx.em, id),
+    kit.serveOpts,
+  );
+  serve<typeof listIssueCards, X>(
+    kit.service,
+    listIssueCards,
+    (q, ctx) => lists.listIssueCards(ctx, q),
+    kit.serveOpts,
+  );
+  serve<typeof listReceiptCards, X>(
+    kit.service,
+    listReceiptCards,
+    (q, ctx) => lists.listReceiptCards(ctx, q),
     kit.serveOpts,
   );
   serve<typeof getStock, X>(

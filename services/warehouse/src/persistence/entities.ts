@@ -91,6 +91,14 @@ export const ReceiptCardEntity = defineEntity({
     createdAt: p.datetime(),
   },
   uniques: [{ properties: ['companyId', 'recordNumber'] }],
+  indexes: [
+    {
+      // The list's order (newest first, stable): an index walk serves any page.
+      name: 'receipt_card_list_index',
+      expression:
+        'create index "receipt_card_list_index" on "warehouse"."receipt_card" ("company_id", "date_operation" desc, "record_number" desc, "id")',
+    },
+  ],
 });
 
 export const ReceiptCardRowEntity = defineEntity({
@@ -135,6 +143,14 @@ export const IssueCardEntity = defineEntity({
     createdAt: p.datetime(),
   },
   uniques: [{ properties: ['companyId', 'recordNumber'] }],
+  indexes: [
+    {
+      // The list's order (newest first, stable): an index walk serves any page.
+      name: 'issue_card_list_index',
+      expression:
+        'create index "issue_card_list_index" on "warehouse"."issue_card" ("company_id", "date_operation" desc, "record_number" desc, "id")',
+    },
+  ],
 });
 
 export const IssueCardRowEntity = defineEntity({

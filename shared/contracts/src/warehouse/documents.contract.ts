@@ -6,7 +6,7 @@
  * company currency; dates are business dates `YYYY-MM-DD` in the company's time zone.
  */
 import { defineContract } from '../contract.js';
-import { Amount, DateOnly, Decimal4, Guid, idOrCode, z } from '../primitives.js';
+import { Amount, DateOnly, Decimal4, Guid, idOrCode, Page, PageQuery, z } from '../primitives.js';
 
 const positive = (v: string) => !/^-/.test(v) && !/^0+(\.0+)?$/.test(v);
 const Qty = () => Decimal4().refine(positive, { message: 'quantity must be greater than zero' });
@@ -274,3 +274,38 @@ export const EventSubjects = {
   stockIssued: 'events.warehouse.stock-issued',
   stockReceived: 'events.warehouse.stock-received',
 } as const;
+
+/**
+ * Query of the issue-card and receipt-card lists (extension): paging plus optional filters on
+ * `dateOperation` (inclusive range), warehouse and partner. Newest first: `dateOperation` desc, then
+ * `recordNumber` desc, then `id`.
+ */
+export const WarehouseDocumentListQuery = PageQuery.extend({
+  dateFrom: DateOnly().optional(),
+  dateTo: DateOnly().optional(),
+  warehouseId: Guid().optional(),
+  partnerId: Guid().optional(),
+});
+export type WarehouseDocumentListQuery = z.infer<typeof WarehouseDocumentListQuery>;
+
+/** An issue card in the list: its header and total cost, without rows and entries. */
+export const IssueCardListItem = IssueCard.omit({ rows: true, accountingEntries: true }).extend({
+  id: Guid(),
+});
+export type IssueCardListItem = z.infer<typeof IssueCardListItem>;
+/** `GET /1.6/warehouses/issue-cards[/{page}]` (extension): a page of issue cards. */
+export const listIssueCards = defineContract({
+  subject: 'warehouse.issue-cards.list',
+  request: WarehouseDocumentListQuery,
+  reply: Page(IssueCardListItem),
+});
+
+/** A receipt card in the list: its header and total cost, without rows and entries. */
+export const ReceiptCardListItem = ReceiptCard.omit({ rows: true, accountingEntries: true });
+export type ReceiptCardListItem = z.infer<typeof ReceiptCardListItem>;
+/** `GET /1.6/warehouses/receipt-cards[/{page}]` (extension): a page of receipt cards. */
+export const listReceiptCards = defineContract({
+  subject: 'warehouse.receipt-cards.list',
+  request: WarehouseDocumentListQuery,
+  reply: Page(ReceiptCardListItem),
+});

@@ -1,0 +1,77 @@
+/**
+ * Lists of issue cards and receipt cards (extension; DESIGN §2 "Lists"): newest first by
+ * `dateOperation`, then `recordNumber` desc, then `id`, so pages are stable. Each page is one indexed
+ * query plus a count (the company filter scopes both); rows and entries are left to `GET` by id.
+ */
+import {
+  DEFAULT_PAGE_SIZE,
+  type IssueCardListItem,
+  type Page,
+  type ReceiptCardListItem,
+  type WarehouseDocumentListQuery,
+} from '@bm/contracts';
+import type { Ctx } from '@bm/service-kit';
+import { IssueCardEntity, ReceiptCardEntity } from '../persistence/entities.js';
+import { cardDto } from './issue-card.service.js';
+import { receiptDto } from './receipt-card.service.js';
+
+/** The ORM filter of a list query: `dateOperation` range, warehouse, partner. */
+function whereOf(q: WarehouseDocumentListQuery) {
+  const dateOperation = {
+    ...(q.dateFrom ? { $gte: q.dateFrom } : {}),
+    ...(q.dateTo ? { $lte: q.dateTo } : {}),
+  };
+  return {
+    ...(q.dateFrom || q.dateTo ? { dateOperation } : {}),
+    ...(q.warehouseId ? { warehouseId: q.warehouseId } : {}),
+    ...(q.partnerId ? { partnerId: q.partnerId } : {}),
+  };
+}
+
+const order = { dateOperation: 'desc', recordNumber: 'desc', id: 'asc' } as const;
+
+/** `GET /1.6/warehouses/issue-cards[/{page}]`: a page of issue cards (header and total cost). */
+export async function listIssueCards(
+  ctx: Ctx,
+  q: WarehouseDocumentListQuery,
+): Promise<Page<IssueCardListItem>> {
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
+  const [cards, totalCount] = await ctx.em.findAndCount(IssueCardEntity, whereOf(q), {
+    orderBy: order,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
+  return {
+    page,
+    pageSize,
+    totalCount,
+    items: cards.map((card) => {
+      const { rows: _r, accountingEntries: _e, ...head } = cardDto(card, [], []);
+      return { ...head, id: card.id };
+    }),
+  };
+}
+
+/** `GET /1.6/warehouses/receipt-cards[/{page}]`: a page of receipt cards (header and total cost). */
+export async function listReceiptCards(
+  ctx: Ctx,
+  q: WarehouseDocumentListQuery,
+): Promise<Page<ReceiptCardListItem>> {
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
+  const [cards, totalCount] = await ctx.em.findAndCount(ReceiptCardEntity, whereOf(q), {
+    orderBy: order,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
+  return {
+    page,
+    pageSize,
+    totalCount,
+    items: cards.map((card) => {
+      const { rows: _r, accountingEntries: _e, ...head } = receiptDto(card, [], []);
+      return head;
+    }),
+  };
+}
