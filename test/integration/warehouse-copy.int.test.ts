@@ -79,6 +79,38 @@ describe('copy from a receipt card', () => {
   });
 });
 
+describe('copy preview as XML', () => {
+  it('posts back as XML unchanged: empty elements are nulls, the record number is generated', async () => {
+    const w = await warehouse(c, { valuationMethod: 'WeightedAverage' });
+    const a = await item(c, { name: 'Šťava' });
+    const receipt = ok(
+      await c.post('/1.6/warehouses/receipt-cards', {
+        ordnerCode: 'PR',
+        warehouseId: w.id,
+        partnerId,
+        dateOperation: '2025-05-01',
+        rows: [{ itemId: a.id, quantity: 3, costPrice: 2.3333 }],
+      }),
+      201,
+    );
+    const xml = await c.get(
+      `/1.6/warehouses/issue-cards/copy?sourceId=${receipt.id}&dateOperation=2025-05-02`,
+      {
+        Accept: 'application/xml',
+      },
+    );
+    expect(xml.text).toContain('<recordNumber/>');
+    const posted = ok(
+      await c.post('/1.6/warehouses/issue-cards', xml.text, { 'Content-Type': 'application/xml' }),
+      201,
+    );
+    expect(posted.recordNumber).toMatch(/^VY2025\d{5}$/);
+    expect(posted.partnerAddress).toBeNull();
+    expect(costs(posted)).toEqual([[3, 2.3333, 7]]);
+    expect(await stockOf(c, w.id, a.id)).toEqual([0, 0]);
+  });
+});
+
 describe('copy from an issue card', () => {
   it('stores a new card valued by the current valuation as of dateOperation, under both spellings', async () => {
     const w = await warehouse(c);
