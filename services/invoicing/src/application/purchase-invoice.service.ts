@@ -26,6 +26,7 @@ import {
 } from '../persistence/entities.js';
 import {
   companyProfile,
+  lockOpenPeriod,
   resolveOrdner,
   resolvePartner,
   resolvePeriodLocal,
@@ -142,6 +143,7 @@ export async function createPurchaseInvoice(
       exists: async (n) => (await tx.count(PurchaseInvoiceEntity, { recordNumber: n })) > 0,
     });
     await numbering.check();
+    await lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
     const rowEntities = rows.map((r, i) => {
       return tx.create(PurchaseInvoiceRowEntity, {
         id: crypto.randomUUID(),

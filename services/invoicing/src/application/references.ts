@@ -7,6 +7,7 @@ import { type Item, type Period, resolveCatalog, resolveWarehouse } from '@bm/co
 import { AppError, ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
 import { type RequestContext, request } from '@bm/messaging';
 import type { EntityManager, ServiceKit } from '@bm/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
 import {
   BankAccountEntity,
   CodeListEntity,
@@ -83,6 +84,27 @@ export async function resolvePeriodLocal(
       errors: [{ path, message: `period ${p.code} is closed` }],
     });
   return { id: p.id, code: p.code, dateFrom: p.dateFrom, dateTo: p.dateTo, closed: p.closed };
+}
+
+/**
+ * Inside a document's transaction: takes a share lock on the period (closing takes the exclusive one)
+ * and checks again that it is open, so no document lands in a period closed meanwhile.
+ * @throws 422 PeriodClosed naming `path`.
+ */
+export async function lockOpenPeriod(
+  tx: EntityManager,
+  periodId: string,
+  path = 'dateAccounting',
+): Promise<void> {
+  const p = await tx.findOne(
+    PeriodEntity,
+    { id: periodId },
+    { lockMode: LockMode.PESSIMISTIC_READ, refresh: true },
+  );
+  if (!p || p.closed)
+    throw unprocessable(ErrorCode.PeriodClosed, `period ${p?.code ?? periodId} is closed`, {
+      errors: [{ path, message: `period ${p?.code ?? periodId} is closed` }],
+    });
 }
 
 /** Checks the code-list ids of a document (payment type, delivery type, cost center/unit, person, project). */

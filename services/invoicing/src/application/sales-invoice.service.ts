@@ -60,6 +60,7 @@ import {
 import {
   checkCodeLists,
   companyProfile,
+  lockOpenPeriod,
   resolveBankAccount,
   resolveOrdner,
   resolvePartner,
@@ -342,6 +343,7 @@ async function saveInvoice(
         })) > 0,
     });
     await numbering.check();
+    await lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
     const id = existing?.id ?? crypto.randomUUID();
     if (existing) {
       // Checked again under the row lock that payments and cancelling take: no update slips past them.
@@ -483,6 +485,7 @@ async function assertEditable(ctx: Ctx, inv: InvoiceRow, what: string): Promise<
     );
   try {
     await resolvePeriodLocal(ctx.em, inv.periodId, inv.dateAccounting);
+    if (ctx.em.isInTransaction()) await lockOpenPeriod(ctx.em, inv.periodId);
   } catch (e) {
     if (e instanceof AppError && e.code === ErrorCode.PeriodClosed) {
       throw new AppError(

@@ -3,6 +3,7 @@
  * (+ close), bank accounts, the simple code lists and the invoice ordners (SalesInvoice,
  * PurchaseInvoice). Transport only: decode, check references, store.
  */
+
 import {
   bankAccounts,
   closePeriod,
@@ -31,6 +32,7 @@ import {
 } from '@bm/errors';
 import { request, serve } from '@bm/messaging';
 import { type Ctx, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
 import {
   BankAccountEntity,
   CodeListEntity,
@@ -162,11 +164,13 @@ export function registerMasterData(kit: ServiceKit): void {
     kit.service,
     closePeriod,
     async ({ id }, ctx) => {
-      const p = await ctx.em.findOne(PeriodEntity, { id });
-      if (!p) throw notFound('Period');
-      p.closed = true;
-      await ctx.em.flush();
-      return periodDto(p);
+      // The exclusive lock waits for documents that are being stored in the period (they hold a share lock).
+      return ctx.em.transactional(async (tx) => {
+        const p = await tx.findOne(PeriodEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!p) throw notFound('Period');
+        p.closed = true;
+        return periodDto(p);
+      });
     },
     kit.serveOpts,
   );
