@@ -94,7 +94,8 @@ export function emWrap(orm: MikroORM) {
 /**
  * Unique violations become 409 Conflict naming the constraint's columns; PostgreSQL data exceptions
  * (class 22: a number too large for its column, an impossible date, a NUL byte in text) become 400
- * ValidationFailed, since only client data can cause them; other errors pass through.
+ * ValidationFailed, since only client data can cause them; deadlocks and serialization failures (class
+ * 40) become 409 Conflict (nothing stored, the client may retry); other errors pass through.
  */
 export function mapDbError(e: unknown): unknown {
   const sqlState: string | undefined = (e as any)?.code ?? (e as any)?.cause?.code;
@@ -110,6 +111,14 @@ export function mapDbError(e: unknown): unknown {
     return new AppError(ErrorKind.invalid, ErrorCode.ValidationFailed, what, {
       errors: [{ path: '(body)', message: what }],
     });
+  }
+  if (sqlState === '40P01' || sqlState === '40001') {
+    // A deadlock or serialization failure between concurrent writers: nothing was stored; retrying helps.
+    return new AppError(
+      ErrorKind.conflict,
+      ErrorCode.Conflict,
+      'the record was changed by a concurrent request; nothing was stored, retry the request',
+    );
   }
   if (e instanceof UniqueConstraintViolationException) {
     const constraint = (e as any).constraint ?? (e as any).cause?.constraint ?? '';

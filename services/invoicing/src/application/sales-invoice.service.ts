@@ -343,10 +343,10 @@ async function saveInvoice(
         })) > 0,
     });
     await numbering.check();
-    await lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
     const id = existing?.id ?? crypto.randomUUID();
     if (existing) {
       // Checked again under the row lock that payments and cancelling take: no update slips past them.
+      // Locks are taken invoice first, then period (as cancelling does), so they cannot deadlock.
       const locked = await tx.findOne(
         SalesInvoiceEntity,
         { id },
@@ -354,6 +354,9 @@ async function saveInvoice(
       );
       if (!locked) throw notFound('Sales invoice');
       await assertEditable({ ...ctx, em: tx }, locked, 'an update');
+    }
+    await lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
+    if (existing) {
       await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
       await tx.nativeDelete(AccountingEntryEntity, { documentId: id });
     }
