@@ -6,7 +6,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, ok, partner, receive, warehouse } from '../support/fixtures.js';
-import { type Client, type Stack, startStack } from '../support/stack.js';
+import { ADMIN_TOKEN, type Client, type Stack, send, startStack } from '../support/stack.js';
 
 let stack: Stack;
 let c: Client;
@@ -172,8 +172,49 @@ describe('hostile values in every field never give a 5xx', () => {
         numberFormat: 'HO{seq}',
       }),
       probe('POST', '/1.6/bank-accounts', { code: 'HB', name: 'B', iban: 'SK3112000000198742637541' }),
+      probe('POST', '/1.6/units', { code: 'HU', name: 'U' }),
+      probe('POST', '/1.6/persons', { code: 'HPE', name: 'Person' }),
+      probe('POST', `/1.6/items/${ids.it}/lot-numbers`, { number: 'L-1', expiryDate: '2027-01-31' }),
+      probe('POST', '/1.6/vat-codes', {
+        code: 'HV',
+        type: 'O',
+        country: 'SK',
+        rate: 10,
+        validFrom: '2025-01-01',
+        kind: 'reduced',
+        paragraphs: [{ code: 'P', text: 'T', isDefault: true }],
+      }),
     ]);
     expect(results.flatMap((r) => r.bad)).toEqual([]);
+  }, 300_000);
+
+  it('master data written back with PUT', async () => {
+    const bad: string[] = [];
+    for (const list of ['warehouses', 'items', 'units', 'partners', 'ordners', 'periods', 'bank-accounts']) {
+      const first = ok(await c.get(`/1.6/${list}`)).items[0];
+      const r = await probe('PUT', `/1.6/${list}/${first.id}`, ok(await c.get(`/1.6/${list}/${first.id}`)));
+      bad.push(...r.bad);
+    }
+    expect(bad).toEqual([]);
+  }, 300_000);
+
+  it('company creation (admin)', async () => {
+    const admin = (url: string, text: string) =>
+      send(stack.app, 'POST', url, text, { Authorization: `Bearer ${ADMIN_TOKEN}` });
+    const body = {
+      name: 'Hostile s.r.o.',
+      country: 'SK',
+      vatNumber: 'SK2020999999',
+      iban: 'SK3112000000198742637541',
+    };
+    const bad: string[] = [];
+    for (const p of paths(body))
+      for (const raw of HOSTILE) {
+        const r = await admin('/admin/companies', replaced(body, p, raw));
+        if (r.status >= 500 || (r.status >= 400 && !r.body?.code))
+          bad.push(`${p.join('.')}=${raw.slice(0, 40)} → ${r.status} ${r.text.slice(0, 200)}`);
+      }
+    expect(bad).toEqual([]);
   }, 300_000);
 
   it('XML bodies', async () => {

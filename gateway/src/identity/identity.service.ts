@@ -2,7 +2,7 @@
  * Identity operations (DESIGN §3): company creation with provisioning of every service, credential
  * verification, memberships. Transport-free: used by the admin routes, the auth middleware and the CLI.
  */
-import { CompanyProfile, provisionCompany } from '@bm/contracts';
+import { CompanyProfile, Iban, provisionCompany } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { type NatsConnection, parseOrThrow, request, todayIn } from '@bm/messaging';
 import type { MikroORM } from '@bm/service-kit';
@@ -32,7 +32,7 @@ export const CreateCompanyInput = z.object({
     .refine((tz) => Intl.supportedValuesOf('timeZone').includes(tz) || tz === 'UTC', {
       message: 'unknown IANA time zone',
     }),
-  iban: z.string().max(42).nullable().optional(),
+  iban: Iban().nullable().optional(),
   /** Optional username for the first user (default `admin-<random>`). */
   username: z.string().trim().min(3).max(100).optional(),
 });

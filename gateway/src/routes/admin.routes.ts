@@ -21,12 +21,17 @@ function assertAdmin(c: Context, token: string | undefined): void {
   }
 }
 
+/** The JSON body; 400 when malformed or when a string holds NUL (PostgreSQL text cannot). */
 async function jsonBody(c: Context): Promise<unknown> {
+  let body: unknown;
   try {
-    return parseJsonLossless((await c.req.text()) || '{}');
+    body = parseJsonLossless((await c.req.text()) || '{}');
   } catch (e) {
     throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, `malformed JSON: ${(e as Error).message}`);
   }
+  if (JSON.stringify(body).includes('\\u0000'))
+    throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'a string contains the NUL character');
+  return body;
 }
 
 const Credentials = z.object({

@@ -6,6 +6,7 @@
  * {@link isDateSchema}) that the gateway reads to do this.
  */
 import { z } from '@hono/zod-openapi';
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 
 const decimalMarks = new WeakSet<object>();
 const dateMarks = new WeakSet<object>();
@@ -70,6 +71,14 @@ export const Bool = () =>
 
 /** A non-empty trimmed string up to `max` characters. */
 export const Text = (max = 255) => z.string().trim().min(1, { message: 'must not be empty' }).max(max);
+
+/** An IBAN (ISO 13616), checked with its check digits; spaces allowed on input, electronic format out. */
+export const Iban = () =>
+  z
+    .string()
+    .max(50)
+    .transform((s) => electronicFormatIBAN(s) ?? s)
+    .refine((s) => isValidIBAN(s), { message: 'not a valid IBAN' });
 
 /** ISO 3166-1 alpha-2 country code, case-insensitive on input, upper-case out. */
 export const Country = () =>

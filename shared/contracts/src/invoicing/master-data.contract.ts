@@ -2,10 +2,9 @@
  * Invoicing-owned master data (DESIGN §4, §6): partners, VAT codes with paragraphs, accounting periods,
  * bank accounts and the simple code lists. Subjects `invoicing.<resource>.<verb>`.
  */
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { defineContract } from '../contract.js';
 import { CodeList, CodeListInput, crudContracts } from '../crud.js';
-import { Bool, Country, DateOnly, decimal, Guid, Int, Text, z } from '../primitives.js';
+import { Bool, Country, DateOnly, decimal, Guid, Iban, Int, Text, z } from '../primitives.js';
 
 /** Business partner. `vatNumber` becomes an invoice's `partnerNumber3`; `dueDays` sets `dateValidTo`. */
 export const PartnerInput = z.object({
@@ -122,10 +121,7 @@ export const closePeriod = defineContract({
 export const BankAccountInput = z.object({
   code: Text(20),
   name: Text(),
-  iban: z
-    .string()
-    .transform((s) => electronicFormatIBAN(s) ?? s)
-    .refine((s) => isValidIBAN(s), { message: 'not a valid IBAN' }),
+  iban: Iban(),
   bic: z
     .string()
     .trim()
