@@ -444,6 +444,42 @@ describe('states and updates (DESIGN §6 "States")', () => {
 });
 
 describe('purchase invoices', () => {
+  it('lists newest first, filtered by dateCreated range and partner', async () => {
+    const own = await stack.company();
+    await openYear(own, 2025);
+    const [p1, p2] = await Promise.all(
+      ['A', 'B'].map(async (n) =>
+        ok(await own.post('/1.6/partners', { code: `PL${n}`, name: `Dodávateľ ${n}` }), 201),
+      ),
+    );
+    for (const [partnerId, dateCreated, price] of [
+      [p1.id, '2025-01-10', 10],
+      [p2.id, '2025-02-10', 20],
+      [p1.id, '2025-03-10', 30],
+      [p1.id, '2025-04-10', 40],
+    ] as const) {
+      ok(
+        await own.post('/1.6/purchase/invoices', {
+          partnerId,
+          dateCreated,
+          rows: [{ name: 'X', itemsAmount: 1, price }],
+        }),
+        201,
+      );
+    }
+    const all = ok(await own.get('/1.6/purchase/invoices'));
+    expect(all.items.map((i: any) => [i.dateCreated, i.sum, i.partnerName])).toEqual([
+      ['2025-04-10', 40, 'Dodávateľ A'],
+      ['2025-03-10', 30, 'Dodávateľ A'],
+      ['2025-02-10', 20, 'Dodávateľ B'],
+      ['2025-01-10', 10, 'Dodávateľ A'],
+    ]);
+    const some = ok(
+      await own.get(`/1.6/purchase/invoices/1?partnerId=${p1.id}&dateFrom=2025-02-01&dateTo=2025-03-31`),
+    );
+    expect([some.totalCount, some.items.map((i: any) => i.sum)]).toEqual([1, [30]]);
+  });
+
   it('defaults row sums, the VAT period, and requires localSum for another currency', async () => {
     const inv = ok(
       await c.post('/1.6/purchase/invoices', {

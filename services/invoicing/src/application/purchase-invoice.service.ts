@@ -9,9 +9,9 @@ import {
   type InvoiceEvent,
   InvoiceEventSubjects,
   type Page,
-  type PageQuery,
   type PurchaseInvoice,
   type PurchaseInvoiceInput,
+  type PurchaseInvoiceListQuery,
 } from '@bm/contracts';
 import { type FieldError, notFound, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
@@ -205,18 +205,33 @@ export async function createPurchaseInvoice(
   return dto(saved.inv, saved.rowEntities, saved.entries);
 }
 
-/** `GET /1.6/purchase/invoices/{page}`: 50 a page, newest first, with the partner's name. */
-export async function listPurchaseInvoices(ctx: Ctx, q: PageQuery): Promise<Page<any>> {
+/** `GET /1.6/purchase/invoices/{page}`: 50 a page, newest first, with the partner's name; filters (extension) `dateFrom`, `dateTo` (of `dateCreated`), `partnerId`. */
+export async function listPurchaseInvoices(ctx: Ctx, q: PurchaseInvoiceListQuery): Promise<Page<any>> {
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
+  const where = ['"company_id" = ?'];
+  const params: unknown[] = [ctx.companyId];
+  if (q.dateFrom) {
+    where.push('"date_created" >= ?');
+    params.push(q.dateFrom);
+  }
+  if (q.dateTo) {
+    where.push('"date_created" <= ?');
+    params.push(q.dateTo);
+  }
+  if (q.partnerId) {
+    where.push('"partner_id" = ?');
+    params.push(q.partnerId);
+  }
+  const filter = where.join(' and ');
   const [{ count }] = await ctx.em.execute<{ count: string }[]>(
-    `select count(*)::text as "count" from "invoicing"."purchase_invoice" where "company_id" = ?`,
-    [ctx.companyId],
+    `select count(*)::text as "count" from "invoicing"."purchase_invoice" where ${filter}`,
+    params,
   );
   const ids = await ctx.em.execute<{ id: string }[]>(
-    `select "id" from "invoicing"."purchase_invoice" where "company_id" = ?
+    `select "id" from "invoicing"."purchase_invoice" where ${filter}
       order by "date_created" desc, "record_number" desc, "id" limit ? offset ?`,
-    [ctx.companyId, pageSize, (page - 1) * pageSize],
+    [...params, pageSize, (page - 1) * pageSize],
   );
   const rows = ids.length
     ? await ctx.em.find(PurchaseInvoiceEntity, { id: { $in: ids.map((r) => r.id) } })

@@ -378,9 +378,16 @@ export const getPurchaseInvoice = defineContract({
   request: z.object({ id: Guid() }),
   reply: PurchaseInvoice,
 });
+/** Query of the purchase-invoice list: paging plus optional filters (extension) on `dateCreated` and partner. */
+export const PurchaseInvoiceListQuery = PageQuery.extend({
+  dateFrom: DateOnly().optional(),
+  dateTo: DateOnly().optional(),
+  partnerId: Guid().optional(),
+});
+export type PurchaseInvoiceListQuery = z.infer<typeof PurchaseInvoiceListQuery>;
 export const listPurchaseInvoices = defineContract({
   subject: 'invoicing.purchase-invoices.list',
-  request: PageQuery,
+  request: PurchaseInvoiceListQuery,
   reply: Page(PurchaseInvoiceListItem),
 });
 
