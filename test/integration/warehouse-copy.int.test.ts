@@ -182,6 +182,12 @@ describe('copy from an issue card', () => {
     expect((await other.get(`/1.6/warehouses/issue-cards/copy?sourceId=${mine.id}`)).body.code).toBe(
       'ReferenceNotFound',
     );
-    expect((await c.get('/1.6/warehouses/issue-cards/copy')).status).toBe(400);
+    const missing = await c.get('/1.6/warehouses/issue-cards/copy');
+    expect([missing.status, missing.body.errors]).toEqual([
+      400,
+      [{ path: 'query.sourceId', message: 'required' }],
+    ]);
+    const malformed = await c.get('/1.6/warehouses/issue-cards/copy?sourceId=abc');
+    expect(malformed.body.errors).toEqual([{ path: 'query.sourceId', message: 'expected a GUID' }]);
   });
 });

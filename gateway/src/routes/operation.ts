@@ -103,7 +103,7 @@ const queryObject = (c: Context): Record<string, string> => {
 function validate(schema: z.ZodType, value: unknown, prefix: string, errors: FieldError[]): unknown {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  errors.push(...zodFieldErrors(r.error, prefix === 'body' ? '' : prefix));
+  errors.push(...zodFieldErrors(r.error, prefix === 'body' ? '' : prefix, value ?? {}));
   return undefined;
 }
 

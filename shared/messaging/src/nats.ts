@@ -44,18 +44,36 @@ const wireStatus: Record<ErrorKind, number> = {
   timeout: 504,
 };
 
-/** Converts a ZodError to field errors with dotted paths. */
-export function zodFieldErrors(e: ZodError, prefix = ''): { path: string; message: string }[] {
+/**
+ * Converts a ZodError to field errors with dotted paths. Given the parsed `input`, a field that is
+ * absent where a value is required reads "required" instead of the type it expected.
+ */
+export function zodFieldErrors(
+  e: ZodError,
+  prefix = '',
+  input?: unknown,
+): { path: string; message: string }[] {
+  const absent = (path: PropertyKey[]) => {
+    let node: unknown = input;
+    for (const k of path) {
+      if (node === null || typeof node !== 'object') return false;
+      node = (node as Record<PropertyKey, unknown>)[k];
+    }
+    return node === undefined;
+  };
   return e.issues.map((i) => ({
     path: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(body)',
-    message: i.message,
+    message:
+      input !== undefined && i.code === 'invalid_type' && i.path.length && absent(i.path)
+        ? 'required'
+        : i.message,
   }));
 }
 
 /** Parses `value` with a schema, throwing 400 ValidationFailed that names each bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw validationFailed(zodFieldErrors(r.error, prefix));
+  if (!r.success) throw validationFailed(zodFieldErrors(r.error, prefix, value));
   return r.data;
 }
 
