@@ -160,6 +160,26 @@ describe('sales invoice printout', () => {
     });
   });
 
+  it('titles a negative invoice as a credit note, without a QR code, and marks a cancelled invoice', async () => {
+    const credit = ok(
+      await c.post('/1.6/sales/invoices', {
+        ordnerCode: 'OF',
+        warehouseId: whId,
+        dateCreated: '2025-05-03',
+        partnerDetail: 'Kaviareň Ďumbier s.r.o.',
+        rows: [{ name: 'Vrátený mlynček', quantity: -1, price: 49.9 }],
+      }),
+      201,
+    );
+    expect(credit.sumTotal).toBe(-61.38);
+    const t = text((await printout(c, 'SalesInvoice', credit.id)).file);
+    expect(t).toContain('DOBROPIS – opravný daňový doklad');
+    expect(t).toContain('-61,38');
+    expect(t).not.toContain('PAY by square');
+    ok(await c.post(`/1.6/sales/invoices/${credit.id}/cancel`));
+    expect(text((await printout(c, 'SalesInvoice', credit.id)).file)).toContain('STORNOVANÝ DOKLAD');
+  });
+
   it('finds the report by GUID too and the record parameter in any case', async () => {
     const report = ok(await c.get('/1.6/reports')).items.find((x: any) => x.code === 'SalesInvoice');
     expect((await printout(c, report.id, invoice.id, { Accept: 'application/pdf' }, 'recordid')).status).toBe(

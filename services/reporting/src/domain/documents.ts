@@ -43,6 +43,20 @@ const styles: TDocumentDefinitions['styles'] = {
   total: { bold: true, fontSize: 11 },
 };
 
+/**
+ * Title of an invoice printout: a negative total is a credit note ("dobropis", a corrective tax document
+ * under § 71 (2) of the Slovak VAT Act); a cancelled invoice says so under the title.
+ */
+export function invoiceTitle(p: Pick<InvoicePrint, 'sumTotal' | 'state'>): {
+  title: string;
+  note: string | null;
+} {
+  return {
+    title: dec(p.sumTotal).isNegative() ? 'DOBROPIS – opravný daňový doklad' : 'FAKTÚRA – daňový doklad',
+    note: p.state === 'cancelled' ? 'STORNOVANÝ DOKLAD' : null,
+  };
+}
+
 /** The sales-invoice printout; `qr` is the PAY by square payload (null: no QR code). */
 export function invoiceDocument(p: InvoicePrint, qr: string | null): TDocumentDefinitions {
   const num = (v: string) => ({ text: formatAmount(v), alignment: 'right' as const });
@@ -70,14 +84,16 @@ export function invoiceDocument(p: InvoicePrint, qr: string | null): TDocumentDe
       num(fmt(dec(s.base).plus(dec(s.vat)))),
     ]),
   ];
+  const { title, note } = invoiceTitle(p);
   const content: Content[] = [
     {
       columns: [
-        { text: 'FAKTÚRA – daňový doklad', style: 'title' },
+        { text: title, style: 'title' },
         { text: `č. ${p.recordNumber}`, style: 'title', alignment: 'right' },
       ],
-      margin: [0, 0, 0, 14],
+      margin: [0, 0, 0, note ? 4 : 14],
     },
+    ...(note ? [{ text: note, bold: true, color: '#b00020', margin: [0, 0, 0, 10] } as Content] : []),
     {
       columns: [partyBlock('Dodávateľ', p.supplier), partyBlock('Odberateľ', p.customer)],
       columnGap: 20,
