@@ -26,6 +26,7 @@ import {
 } from '../persistence/entities.js';
 import {
   companyProfile,
+  invoiceListFilter,
   lockOpenPeriod,
   resolveOrdner,
   resolvePartner,
@@ -209,20 +210,7 @@ export async function createPurchaseInvoice(
 export async function listPurchaseInvoices(ctx: Ctx, q: PurchaseInvoiceListQuery): Promise<Page<any>> {
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
-  const where = ['"company_id" = ?'];
-  const params: unknown[] = [ctx.companyId];
-  if (q.dateFrom) {
-    where.push('"date_created" >= ?');
-    params.push(q.dateFrom);
-  }
-  if (q.dateTo) {
-    where.push('"date_created" <= ?');
-    params.push(q.dateTo);
-  }
-  if (q.partnerId) {
-    where.push('"partner_id" = ?');
-    params.push(q.partnerId);
-  }
+  const { where, params } = invoiceListFilter(ctx.companyId!, q);
   const filter = where.join(' and ');
   const [{ count }] = await ctx.em.execute<{ count: string }[]>(
     `select count(*)::text as "count" from "invoicing"."purchase_invoice" where ${filter}`,

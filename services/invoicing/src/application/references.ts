@@ -196,3 +196,24 @@ export async function resolveRowsCatalog(
     return { item, unitId };
   });
 }
+
+/**
+ * SQL conditions of an invoice list (DESIGN §6 "filters are extensions"): the company, `dateCreated` from
+ * `dateFrom` to `dateTo` (inclusive) and the partner. `alias` prefixes the columns (`i.` or none).
+ */
+export function invoiceListFilter(
+  companyId: string,
+  q: { dateFrom?: string; dateTo?: string; partnerId?: string },
+  alias = '',
+): { where: string[]; params: unknown[] } {
+  const where = [`${alias}"company_id" = ?`];
+  const params: unknown[] = [companyId];
+  const add = (sql: string, value: unknown) => {
+    where.push(`${alias}${sql}`);
+    params.push(value);
+  };
+  if (q.dateFrom) add('"date_created" >= ?', q.dateFrom);
+  if (q.dateTo) add('"date_created" <= ?', q.dateTo);
+  if (q.partnerId) add('"partner_id" = ?', q.partnerId);
+  return { where, params };
+}

@@ -60,6 +60,7 @@ import {
 import {
   checkCodeLists,
   companyProfile,
+  invoiceListFilter,
   lockOpenPeriod,
   resolveBankAccount,
   resolveOrdner,
@@ -589,20 +590,7 @@ export async function listSalesInvoices(
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
   const today = todayIn(ctx.timeZone);
-  const where: string[] = ['i."company_id" = ?'];
-  const params: unknown[] = [ctx.companyId];
-  if (q.dateFrom) {
-    where.push('i."date_created" >= ?');
-    params.push(q.dateFrom);
-  }
-  if (q.dateTo) {
-    where.push('i."date_created" <= ?');
-    params.push(q.dateTo);
-  }
-  if (q.partnerId) {
-    where.push('i."partner_id" = ?');
-    params.push(q.partnerId);
-  }
+  const { where, params } = invoiceListFilter(ctx.companyId!, q, 'i.');
   const stateSql = `case when i."cancelled" then 'cancelled'
       when coalesce(p."paid", 0) = 0 then 'issued'
       when coalesce(p."paid", 0) >= i."sum_total" then 'paid' else 'partiallyPaid' end`;

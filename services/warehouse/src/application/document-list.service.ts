@@ -30,48 +30,38 @@ function whereOf(q: WarehouseDocumentListQuery) {
 
 const order = { dateOperation: 'desc', recordNumber: 'desc', id: 'asc' } as const;
 
-/** `GET /1.6/warehouses/issue-cards[/{page}]`: a page of issue cards (header and total cost). */
-export async function listIssueCards(
+/** One page of a card table in list order, each card mapped to its list item. */
+async function pageOf<E extends typeof IssueCardEntity | typeof ReceiptCardEntity, T>(
   ctx: Ctx,
+  entity: E,
   q: WarehouseDocumentListQuery,
-): Promise<Page<IssueCardListItem>> {
+  item: (card: any) => T,
+): Promise<Page<T>> {
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
-  const [cards, totalCount] = await ctx.em.findAndCount(IssueCardEntity, whereOf(q), {
+  const [cards, totalCount] = await ctx.em.findAndCount(entity as typeof IssueCardEntity, whereOf(q), {
     orderBy: order,
     limit: pageSize,
     offset: (page - 1) * pageSize,
   });
-  return {
-    page,
-    pageSize,
-    totalCount,
-    items: cards.map((card) => {
-      const { rows: _r, accountingEntries: _e, ...head } = cardDto(card, [], []);
-      return { ...head, id: card.id };
-    }),
-  };
+  return { page, pageSize, totalCount, items: cards.map(item) };
+}
+
+/** `GET /1.6/warehouses/issue-cards[/{page}]`: a page of issue cards (header and total cost). */
+export function listIssueCards(ctx: Ctx, q: WarehouseDocumentListQuery): Promise<Page<IssueCardListItem>> {
+  return pageOf(ctx, IssueCardEntity, q, (card) => {
+    const { rows: _r, accountingEntries: _e, ...head } = cardDto(card, [], []);
+    return { ...head, id: card.id };
+  });
 }
 
 /** `GET /1.6/warehouses/receipt-cards[/{page}]`: a page of receipt cards (header and total cost). */
-export async function listReceiptCards(
+export function listReceiptCards(
   ctx: Ctx,
   q: WarehouseDocumentListQuery,
 ): Promise<Page<ReceiptCardListItem>> {
-  const page = q.page ?? 1;
-  const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
-  const [cards, totalCount] = await ctx.em.findAndCount(ReceiptCardEntity, whereOf(q), {
-    orderBy: order,
-    limit: pageSize,
-    offset: (page - 1) * pageSize,
+  return pageOf(ctx, ReceiptCardEntity, q, (card) => {
+    const { rows: _r, accountingEntries: _e, ...head } = receiptDto(card, [], []);
+    return head;
   });
-  return {
-    page,
-    pageSize,
-    totalCount,
-    items: cards.map((card) => {
-      const { rows: _r, accountingEntries: _e, ...head } = receiptDto(card, [], []);
-      return head;
-    }),
-  };
 }
