@@ -1,29 +1,15 @@
 /**
  * RFC 9457 problem responses (DESIGN §2 "Errors"): `type`, `title`, `status`, `detail`, `code`,
  * `errors: [{path, message}]` and extension members, as JSON or XML. The one table from error kind to
- * HTTP status lives here.
+ * HTTP status is `statusOfKind` of `@bm/errors`.
  */
 
 import { problemExtensions } from '@bm/contracts';
-import type { AppError, ErrorKind } from '@bm/errors';
+import { type AppError, statusOfKind } from '@bm/errors';
 import type { Context } from 'hono';
 import { toXml } from './codec.js';
 import type { Format } from './negotiate.js';
 import { renderOutput } from './schema-walk.js';
-
-/** Error kind → HTTP status: the only such table (CONVENTIONS "Errors"). */
-export const statusOfKind: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  not_acceptable: 406,
-  conflict: 409,
-  unprocessable: 422,
-  internal: 500,
-  unavailable: 503,
-  timeout: 504,
-};
 
 const titles: Record<number, string> = {
   400: 'Bad Request',

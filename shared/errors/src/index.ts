@@ -21,6 +21,23 @@ export const ErrorKind = {
 } as const;
 export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];
 
+/**
+ * Error kind → HTTP status (DESIGN §2 "Errors"): the only such table. The gateway answers with it and
+ * services send it as `Nats-Service-Error-Code`.
+ */
+export const statusOfKind: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  not_acceptable: 406,
+  conflict: 409,
+  unprocessable: 422,
+  internal: 500,
+  unavailable: 503,
+  timeout: 504,
+};
+
 /** Stable error codes of DESIGN §2, grouped by the kind they belong to. */
 export const ErrorCode = {
   ValidationFailed: 'ValidationFailed',

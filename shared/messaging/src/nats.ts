@@ -11,7 +11,15 @@
 
 import type { Contract, ReplyOf, RequestInputOf, RequestOf } from '@bm/contracts';
 import { Headers } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, isAppError, validationFailed, type WireError } from '@bm/errors';
+import {
+  AppError,
+  ErrorCode,
+  ErrorKind,
+  isAppError,
+  statusOfKind,
+  validationFailed,
+  type WireError,
+} from '@bm/errors';
 import type { Logger } from '@bm/logger';
 import type { ServiceGroup, ServiceMsg } from '@nats-io/services';
 import {
@@ -29,20 +37,6 @@ export { connect } from '@nats-io/transport-node';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-/** HTTP-like status sent in `Nats-Service-Error-Code` for each kind. */
-const wireStatus: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  not_acceptable: 406,
-  conflict: 409,
-  unprocessable: 422,
-  internal: 500,
-  unavailable: 503,
-  timeout: 504,
-};
 
 /**
  * Converts a ZodError to field errors with dotted paths. Given the parsed `input`, a field that is
@@ -170,7 +164,7 @@ async function handleMessage(
     const appErr = toAppError(e);
     if (appErr.kind === 'internal') log.error({ err: e }, 'handler failed');
     else log.debug({ code: appErr.code }, 'request refused');
-    msg.respondError(wireStatus[appErr.kind], appErr.code, enc.encode(JSON.stringify(appErr.toWire())), {
+    msg.respondError(statusOfKind[appErr.kind], appErr.code, enc.encode(JSON.stringify(appErr.toWire())), {
       headers: replyHeaders,
     });
   }
