@@ -4,8 +4,8 @@
  * rule and the accounting-entry reply shape.
  */
 import type { AccountingEntry } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
-import { defineEntity, type EntityName, p } from '@mikro-orm/postgresql';
+import { AppError, ErrorCode, ErrorKind, referenceNotFound, unprocessable } from '@bm/errors';
+import { defineEntity, type EntityManager, type EntityName, p } from '@mikro-orm/postgresql';
 import { companyFilter } from './orm.js';
 
 /** The columns every tenant-owned entity starts with: `id` (GUID) and `companyId` (DESIGN §3). */
@@ -28,6 +28,40 @@ export const ordnerEntity = (schema: string) =>
     },
     uniques: [{ properties: ['companyId', 'code'] }],
   });
+
+type OrdnerEntity = ReturnType<typeof ordnerEntity>;
+export type OrdnerRow = InstanceType<OrdnerEntity['class']>;
+
+/**
+ * The ordner a document goes to (DESIGN §4): by `id`, else by `code`, else the company's default for the
+ * document type (the lowest code). 422 ReferenceNotFound naming `ordnerId`/`ordnerCode` when there is none
+ * or it holds another document type.
+ */
+export async function resolveOrdner(
+  em: EntityManager,
+  entity: OrdnerEntity,
+  id: string | null | undefined,
+  code: string | undefined,
+  documentType: string,
+): Promise<OrdnerRow> {
+  const path = id ? 'ordnerId' : 'ordnerCode';
+  const o =
+    id || code
+      ? await em.findOne(entity, id ? { id } : { code: code! })
+      : await em.findOne(entity, { documentType }, { orderBy: { code: 'asc' } });
+  if (!o) {
+    if (id || code) throw referenceNotFound(path, 'ordner');
+    throw unprocessable(ErrorCode.ReferenceNotFound, `the company has no ${documentType} ordner`);
+  }
+  if (o.documentType !== documentType) {
+    throw unprocessable(
+      ErrorCode.ReferenceNotFound,
+      `ordner ${o.code} holds ${o.documentType} documents, not ${documentType}`,
+      { errors: [{ path, message: `not a ${documentType} ordner` }] },
+    );
+  }
+  return o as OrdnerRow;
+}
 
 /** Gapless record-number counter per ordner and year (DESIGN §5 "Record numbers"). */
 export const ordnerCounterEntity = (schema: string) =>

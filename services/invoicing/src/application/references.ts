@@ -6,7 +6,12 @@
 import { type Item, type Period, resolveCatalog, resolveWarehouse } from '@bm/contracts';
 import { AppError, ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
 import { type RequestContext, request } from '@bm/messaging';
-import type { EntityManager, ServiceKit } from '@bm/service-kit';
+import {
+  type EntityManager,
+  type OrdnerRow,
+  resolveOrdner as resolveOrdnerOf,
+  type ServiceKit,
+} from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import {
   BankAccountEntity,
@@ -17,7 +22,6 @@ import {
   PeriodEntity,
 } from '../persistence/entities.js';
 
-export type OrdnerRow = InstanceType<typeof OrdnerEntity.class>;
 export type PartnerRow = InstanceType<typeof PartnerEntity.class>;
 export type ProfileRow = InstanceType<typeof CompanyProfileEntity.class>;
 
@@ -28,29 +32,12 @@ export async function companyProfile(em: EntityManager): Promise<ProfileRow> {
 }
 
 /** The ordner by id or code (or the company's default for the type); it must hold `documentType`. */
-export async function resolveOrdner(
+export const resolveOrdner = (
   em: EntityManager,
   id: string | null | undefined,
   code: string | undefined,
   documentType: string,
-): Promise<OrdnerRow> {
-  const path = id ? 'ordnerId' : 'ordnerCode';
-  const o =
-    id || code
-      ? await em.findOne(OrdnerEntity, id ? { id } : { code: code! })
-      : await em.findOne(OrdnerEntity, { documentType }, { orderBy: { code: 'asc' } });
-  if (!o) throw referenceNotFound(path, 'ordner');
-  if (o.documentType !== documentType) {
-    throw unprocessable(
-      ErrorCode.ReferenceNotFound,
-      `ordner ${o.code} holds ${o.documentType} documents, not ${documentType}`,
-      {
-        errors: [{ path, message: `not a ${documentType} ordner` }],
-      },
-    );
-  }
-  return o;
-}
+): Promise<OrdnerRow> => resolveOrdnerOf(em, OrdnerEntity, id, code, documentType);
 
 export async function resolvePartner(
   em: EntityManager,

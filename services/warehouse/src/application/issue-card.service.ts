@@ -63,7 +63,6 @@ import {
 } from '../persistence/stock-ledger.repository.js';
 import {
   checkPartner,
-  defaultOrdner,
   findPeriod,
   findReportId,
   type ItemRow,
@@ -591,7 +590,7 @@ export async function copyIssueCard(
   }
   if (!src.warehouseId) throw referenceNotFound('sourceId', 'warehouse of the source');
   if (!src.partnerId) throw referenceNotFound('sourceId', 'partner of the source');
-  const ordnerId = src.ordnerId ?? (await defaultOrdner(ctx.em, 'IssueCard')).id;
+  const ordnerId = src.ordnerId ?? (await resolveOrdner(ctx.em, null, undefined, 'IssueCard')).id;
   const date = dateOperation ?? todayIn(ctx.timeZone);
   const input: IssueCardInput = {
     ordnerId,

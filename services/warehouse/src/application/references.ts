@@ -14,7 +14,12 @@ import {
   validationFailed,
 } from '@bm/errors';
 import { type RequestContext, request } from '@bm/messaging';
-import type { EntityManager, ServiceKit } from '@bm/service-kit';
+import {
+  type EntityManager,
+  type OrdnerRow,
+  resolveOrdner as resolveOrdnerOf,
+  type ServiceKit,
+} from '@bm/service-kit';
 import {
   ItemEntity,
   LotNumberEntity,
@@ -24,7 +29,6 @@ import {
 } from '../persistence/entities.js';
 
 export type ItemRow = InstanceType<typeof ItemEntity.class>;
-export type OrdnerRow = InstanceType<typeof OrdnerEntity.class>;
 export type WarehouseRow = InstanceType<typeof WarehouseEntity.class>;
 
 /** NotFound from the owner becomes ReferenceNotFound naming the body field. */
@@ -33,34 +37,13 @@ const asReference = (path: string, what: string) => (e: unknown) => {
   throw e;
 };
 
-/** The ordner by id or code; it must hold `documentType`. */
-export async function resolveOrdner(
+/** The ordner by id or code (or the company's default for the type); it must hold `documentType`. */
+export const resolveOrdner = (
   em: EntityManager,
-  id: string | undefined,
+  id: string | null | undefined,
   code: string | undefined,
   documentType: string,
-): Promise<OrdnerRow> {
-  const path = id ? 'ordnerId' : 'ordnerCode';
-  const o = await em.findOne(OrdnerEntity, id ? { id } : { code: code! });
-  if (!o) throw referenceNotFound(path, 'ordner');
-  if (o.documentType !== documentType) {
-    throw unprocessable(
-      ErrorCode.ReferenceNotFound,
-      `ordner ${o.code} holds ${o.documentType} documents, not ${documentType}`,
-      {
-        errors: [{ path, message: `not a ${documentType} ordner` }],
-      },
-    );
-  }
-  return o;
-}
-
-/** The company's default ordner of a document type: the one with the lowest code. */
-export async function defaultOrdner(em: EntityManager, documentType: string): Promise<OrdnerRow> {
-  const o = await em.findOne(OrdnerEntity, { documentType }, { orderBy: { code: 'asc' } });
-  if (!o) throw unprocessable(ErrorCode.ReferenceNotFound, `the company has no ${documentType} ordner`);
-  return o;
-}
+): Promise<OrdnerRow> => resolveOrdnerOf(em, OrdnerEntity, id, code, documentType);
 
 export async function resolveWarehouse(
   em: EntityManager,
