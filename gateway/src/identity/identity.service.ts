@@ -105,17 +105,14 @@ export class IdentityService {
     const clientSecret = randomSecret(32);
     const [passwordHash, secretHash] = await Promise.all([hashSecret(password), hashSecret(clientSecret)]);
     await em.transactional(async (tx) => {
+      const { companyId: _id, today: _today, reportIds: _reports, ...company } = profile;
       tx.create(CompanyEntity, {
         id: companyId,
-        name: input.name,
-        country: input.country,
-        vatNumber: input.vatNumber ?? null,
-        companyNumber: input.companyNumber ?? null,
-        address: input.address ?? null,
-        ossRegistered: input.ossRegistered,
-        currency: input.currency,
-        timeZone: input.timeZone,
-        iban: input.iban ?? null,
+        ...company,
+        vatNumber: company.vatNumber ?? null,
+        companyNumber: company.companyNumber ?? null,
+        address: company.address ?? null,
+        iban: company.iban ?? null,
         createdAt: new Date(),
       });
       const userId = crypto.randomUUID();
