@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pruneOlderThan } from '@bm/service-kit';
 import { startNats } from '@bm/testing/infra';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -139,5 +140,26 @@ describe('stock-issued', () => {
     await db.end();
     const events = await readEvents(1);
     expect(events.map((e) => e.issueCardId)).toEqual([card.id]);
+  });
+
+  it('prunes published outbox rows older than the kept age, and only those', async () => {
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    const published = Number(
+      (await db.query('select count(*) from warehouse.outbox where published_at is not null')).rows[0].count,
+    );
+    expect(published).toBeGreaterThan(1);
+    await db.query(
+      `update warehouse.outbox set published_at = now() - interval '8 days'
+        where id = (select id from warehouse.outbox where published_at is not null limit 1)`,
+    );
+    const { orm } = stack.replicas.warehouse[0].kit;
+    const week = 7 * 24 * 3_600_000;
+    expect(await pruneOlderThan(orm, 'warehouse.outbox', 'published_at', week)).toBe(1);
+    expect(await pruneOlderThan(orm, 'warehouse.outbox', 'published_at', week)).toBe(0);
+    const left = (await db.query('select count(*) from warehouse.outbox where published_at is not null'))
+      .rows[0];
+    expect(Number(left.count)).toBe(published - 1);
+    await db.end();
   });
 });

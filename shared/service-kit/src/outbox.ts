@@ -17,6 +17,44 @@ export const EVENTS_STREAM = 'EVENTS';
 /** How long the stream keeps an event (a consumer down for longer misses it). */
 export const EVENTS_MAX_AGE_MS = 30 * 24 * 3_600_000;
 
+/** Deletes the rows of `table` whose timestamp `column` is older than `maxAgeMs`; resolves to how many. */
+export async function pruneOlderThan(
+  orm: MikroORM,
+  table: string,
+  column: string,
+  maxAgeMs: number,
+): Promise<number> {
+  const r = await orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `delete from ${table} where "${column}" < now() - make_interval(secs => ?)`,
+      [maxAgeMs / 1000],
+      'run',
+    );
+  return Number((r as { affectedRows?: number }).affectedRows ?? 0);
+}
+
+/**
+ * Runs {@link pruneOlderThan} every hour; returns the stop function. Used for published outbox rows and
+ * for processed-event ids.
+ */
+export function pruneHourly(
+  orm: MikroORM,
+  log: Logger,
+  table: string,
+  column: string,
+  maxAgeMs: number,
+): () => void {
+  const timer = setInterval(() => {
+    pruneOlderThan(orm, table, column, maxAgeMs).catch((e: Error) =>
+      log.warn({ err: e.message, table }, 'pruning failed'),
+    );
+  }, 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Creates the `EVENTS` stream (subjects `events.>`) when it does not exist yet. */
 export async function ensureEventsStream(jsm: JetStreamManager): Promise<void> {
   try {
@@ -132,14 +170,7 @@ export function startOutboxRelay(o: {
   const timer = setInterval(() => void flush(), o.intervalMs ?? 500);
   timer.unref();
   // Published events are kept a week (for inspection and replays by hand), then deleted.
-  const prune = setInterval(() => {
-    o.orm.em
-      .fork()
-      .getConnection()
-      .execute(`delete from "${o.schema}"."outbox" where "published_at" < now() - interval '7 days'`)
-      .catch((e: Error) => o.log.warn({ err: e.message }, 'outbox: pruning failed'));
-  }, 3_600_000);
-  prune.unref();
+  const stopPruning = pruneHourly(o.orm, o.log, `"${o.schema}"."outbox"`, 'published_at', 7 * 24 * 3_600_000);
   return {
     kick: () => void flush(),
     flush,
@@ -153,7 +184,7 @@ export function startOutboxRelay(o: {
     stop: async () => {
       stopped = true;
       clearInterval(timer);
-      clearInterval(prune);
+      stopPruning();
       await running;
       await flush();
     },

@@ -5,7 +5,13 @@
  * Replicas share the durable consumer; messages are acked only after the commit.
  */
 import { StockIssuedEvent } from '@bm/contracts';
-import { EVENTS_STREAM, ensureEventsStream, type ServiceKit } from '@bm/service-kit';
+import {
+  EVENTS_MAX_AGE_MS,
+  EVENTS_STREAM,
+  ensureEventsStream,
+  pruneHourly,
+  type ServiceKit,
+} from '@bm/service-kit';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { linkIssueCard } from '../application/sales-invoice.service.js';
 
@@ -74,17 +80,16 @@ export function startStockIssuedConsumer(kit: ServiceKit): () => Promise<void> {
   };
   loop = setup();
   // Ids older than the stream's retention can never come back: forget them.
-  const prune = setInterval(() => {
-    kit.orm.em
-      .fork()
-      .getConnection()
-      .execute(`delete from "invoicing"."processed_event" where "processed_at" < now() - interval '30 days'`)
-      .catch((e: Error) => kit.log.warn({ err: e.message }, 'stock-issued consumer: pruning failed'));
-  }, 3_600_000);
-  prune.unref();
+  const stopPruning = pruneHourly(
+    kit.orm,
+    kit.log,
+    '"invoicing"."processed_event"',
+    'processed_at',
+    EVENTS_MAX_AGE_MS,
+  );
   return async () => {
     stopped = true;
-    clearInterval(prune);
+    stopPruning();
     messages?.stop();
     await loop;
   };
