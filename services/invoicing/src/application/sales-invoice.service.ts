@@ -10,7 +10,6 @@ import {
   DEFAULT_PAGE_SIZE,
   type InvoiceEvent,
   InvoiceEventSubjects,
-  type InvoiceState,
   type Page,
   type SalesInvoice,
   type SalesInvoiceCopySource,
@@ -21,7 +20,6 @@ import {
 } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
-import { dec, fmt, sum } from '@bm/money';
 import {
   addEntries,
   type Ctx,
@@ -41,6 +39,7 @@ import {
   updatePrices,
   variableSymbolOf,
 } from '../domain/invoice-calculation.js';
+import { paymentRefusal, stateOf } from '../domain/invoice-state.js';
 import {
   countryOfTaxation,
   selectParagraph,
@@ -80,8 +79,6 @@ export interface InvoicingDeps {
   kickOutbox: () => void;
 }
 
-const ZERO = '0';
-
 /** The VAT codes a selection may need: those of the countries in play, plus any named by id or code. */
 async function loadVatCodes(
   em: EntityManager,
@@ -108,20 +105,6 @@ async function loadVatCodes(
       .filter((p) => p.vatCodeId === r.id)
       .map((p) => ({ id: p.id, code: p.code, isDefault: p.isDefault })),
   }));
-}
-
-/** The state and the unpaid balance as of `today` (DESIGN §6 "States"). */
-export function stateOf(
-  inv: Pick<InvoiceRow, 'sumTotal' | 'cancelled'>,
-  payments: Pick<PaymentRow, 'amount' | 'date'>[],
-  today: string,
-): { state: InvoiceState; balance: string } {
-  if (inv.cancelled) return { state: 'cancelled', balance: ZERO };
-  const paid = sum(payments.map((p) => p.amount));
-  const paidToDate = sum(payments.filter((p) => p.date <= today).map((p) => p.amount));
-  const total = dec(inv.sumTotal);
-  const state: InvoiceState = paid.isZero() ? 'issued' : paid.gte(total) ? 'paid' : 'partiallyPaid';
-  return { state, balance: fmt(total.minus(paidToDate)) };
 }
 
 function invoiceDto(
@@ -526,24 +509,20 @@ export async function addPayment(
     const inv = await tx.findOne(SalesInvoiceEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!inv) throw notFound('Sales invoice');
     const payments = await tx.find(PaymentEntity, { invoiceId: id });
-    const { state } = stateOf(inv, payments, todayIn(ctx.timeZone));
-    if (state === 'cancelled' || state === 'paid')
+    const refusal = paymentRefusal(inv, payments, data.amount, todayIn(ctx.timeZone));
+    if (refusal?.reason === 'state')
       throw new AppError(
         ErrorKind.conflict,
         ErrorCode.InvalidState,
-        `a payment is not allowed: the invoice is ${state}`,
+        `a payment is not allowed: the invoice is ${refusal.state}`,
       );
-    const open = dec(inv.sumTotal).minus(sum(payments.map((p) => p.amount)));
-    if (dec(data.amount).gt(open)) {
+    if (refusal?.reason === 'exceeds')
       throw new AppError(
         ErrorKind.conflict,
         ErrorCode.Conflict,
-        `the payment ${data.amount} exceeds the unpaid amount ${fmt(open)}`,
-        {
-          errors: [{ path: 'amount', message: `at most ${fmt(open)}` }],
-        },
+        `the payment ${data.amount} exceeds the unpaid amount ${refusal.open}`,
+        { errors: [{ path: 'amount', message: `at most ${refusal.open}` }] },
       );
-    }
     tx.create(PaymentEntity, {
       id: crypto.randomUUID(),
       companyId: ctx.companyId!,
