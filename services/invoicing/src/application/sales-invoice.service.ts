@@ -495,6 +495,9 @@ export async function updateSalesInvoice(
 ): Promise<SalesInvoice> {
   const inv = await ctx.em.findOne(SalesInvoiceEntity, { id });
   if (!inv) throw notFound('Sales invoice');
+  // Checked first so a paid, cancelled or closed-period invoice answers 409 before its new data is
+  // validated (a closed period would otherwise be a 422 PeriodClosed); saveInvoice checks again under the
+  // invoice's row lock, which closes the race with payments and cancelling.
   await assertEditable(ctx, inv, 'an update');
   return saveInvoice(deps, ctx, data, inv);
 }
