@@ -27,43 +27,26 @@ import {
   updateSalesInvoice,
   z,
 } from '@bm/contracts';
-import { isPage, type Operation, PageOrId, pageOf, Rendered } from './operation.js';
+import { type Operation, pagedReads } from './operation.js';
 
 const IdParams = z.object({ id: Guid() });
-const salesListReply = Page(SalesInvoiceListItem);
-const purchaseListReply = Page(PurchaseInvoiceListItem);
 
 export const invoiceOperations: Operation[] = [
-  {
-    method: 'get',
+  ...pagedReads({
     path: '/1.6/sales/invoices',
-    summary: 'Sales invoices list view, page 1',
     tag: 'Sales invoices',
-    query: SalesInvoiceListQuery,
-    reply: salesListReply,
-    xmlRoot: 'SalesInvoices',
-    run: ({ query }, call) => call(listSalesInvoices, query),
-  },
-  {
-    method: 'get',
-    path: '/1.6/sales/invoices/{id}',
-    summary: 'Sales invoices list view by page number, or one sales invoice by id',
+    listSummary: 'Sales invoices list view',
+    what: 'sales invoice',
     description:
       'An integer segment is a page of the list view (newest first, 50 a page, filters dateFrom, dateTo, partnerId, state); a GUID is one invoice with rows, VAT summary, payments and accounting entries.',
-    tag: 'Sales invoices',
-    params: PageOrId,
+    list: listSalesInvoices,
     query: SalesInvoiceListQuery,
-    reply: z.union([salesListReply, SalesInvoice]),
-    xmlRoot: 'SalesInvoices',
-    run: async ({ params, query }, call) =>
-      isPage(params.id)
-        ? new Rendered(
-            await call(listSalesInvoices, { ...query, page: pageOf(params.id) }),
-            salesListReply,
-            'SalesInvoices',
-          )
-        : new Rendered(await call(getSalesInvoice, { id: params.id }), SalesInvoice, 'SalesInvoice'),
-  },
+    listReply: Page(SalesInvoiceListItem),
+    listRoot: 'SalesInvoices',
+    get: getSalesInvoice,
+    reply: SalesInvoice,
+    root: 'SalesInvoice',
+  }),
   {
     method: 'post',
     path: '/1.6/sales/invoices',
@@ -108,34 +91,21 @@ export const invoiceOperations: Operation[] = [
     xmlRoot: 'SalesInvoice',
     run: ({ params }, call) => call(cancelSalesInvoice, params),
   },
-  {
-    method: 'get',
+  ...pagedReads({
     path: '/1.6/purchase/invoices',
-    summary: 'Purchase invoices, page 1',
     tag: 'Purchase invoices',
+    listSummary: 'Purchase invoices',
+    what: 'purchase invoice',
+    description:
+      'An integer segment is a page (newest first, 50 a page, filters dateFrom, dateTo, partnerId); a GUID is one invoice with rows and accounting entries.',
+    list: listPurchaseInvoices,
     query: PurchaseInvoiceListQuery,
-    reply: purchaseListReply,
-    xmlRoot: 'PurchaseInvoices',
-    run: ({ query }, call) => call(listPurchaseInvoices, query),
-  },
-  {
-    method: 'get',
-    path: '/1.6/purchase/invoices/{id}',
-    summary: 'Purchase invoices by page number, or one purchase invoice by id',
-    tag: 'Purchase invoices',
-    params: PageOrId,
-    query: PurchaseInvoiceListQuery,
-    reply: z.union([purchaseListReply, PurchaseInvoice]),
-    xmlRoot: 'PurchaseInvoices',
-    run: async ({ params, query }, call) =>
-      isPage(params.id)
-        ? new Rendered(
-            await call(listPurchaseInvoices, { ...query, page: pageOf(params.id) }),
-            purchaseListReply,
-            'PurchaseInvoices',
-          )
-        : new Rendered(await call(getPurchaseInvoice, { id: params.id }), PurchaseInvoice, 'PurchaseInvoice'),
-  },
+    listReply: Page(PurchaseInvoiceListItem),
+    listRoot: 'PurchaseInvoices',
+    get: getPurchaseInvoice,
+    reply: PurchaseInvoice,
+    root: 'PurchaseInvoice',
+  }),
   {
     method: 'post',
     path: '/1.6/purchase/invoices',

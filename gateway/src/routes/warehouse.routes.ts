@@ -26,7 +26,7 @@ import {
   WarehouseDocumentListQuery,
   z,
 } from '@bm/contracts';
-import { isPage, type Operation, PageOrId, pageOf, Rendered } from './operation.js';
+import { type Operation, pagedReads } from './operation.js';
 
 const IdParams = z.object({ id: Guid() });
 const tag = 'Warehouse documents';
@@ -57,54 +57,6 @@ const copyOperations = (base: string): Operation[] => [
   },
 ];
 
-/**
- * `GET {path}` (page 1) and `GET {path}/{page|id}` of a warehouse document (extension; DESIGN §2
- * "Lists", "Single records"): newest first by dateOperation, filters dateFrom, dateTo (of dateOperation),
- * warehouseId, partnerId; a GUID segment is one document with rows and accounting entries.
- */
-function documentReads(d: {
-  path: string;
-  what: string;
-  list: typeof listIssueCards | typeof listReceiptCards;
-  listReply: z.ZodType;
-  listRoot: string;
-  get: typeof getIssueCard | typeof getReceiptCard;
-  reply: z.ZodType;
-  root: string;
-}): Operation[] {
-  return [
-    {
-      method: 'get',
-      path: d.path,
-      summary: `List ${d.what}s, page 1 (extension)`,
-      tag,
-      query: WarehouseDocumentListQuery,
-      reply: d.listReply,
-      xmlRoot: d.listRoot,
-      run: ({ query }, call) => call(d.list as typeof listIssueCards, query),
-    },
-    {
-      method: 'get',
-      path: `${d.path}/{id}`,
-      summary: `List ${d.what}s by page number, or get one ${d.what} with its accounting entries`,
-      description: `An integer segment is a page of the list (newest first, 50 a page); a GUID is one ${d.what}.`,
-      tag,
-      params: PageOrId,
-      query: WarehouseDocumentListQuery,
-      reply: z.union([d.listReply, d.reply]),
-      xmlRoot: d.listRoot,
-      run: async ({ params, query }, call) =>
-        isPage(params.id)
-          ? new Rendered(
-              await call(d.list as typeof listIssueCards, { ...query, page: pageOf(params.id) }),
-              d.listReply,
-              d.listRoot,
-            )
-          : new Rendered(await call(d.get as typeof getIssueCard, { id: params.id }), d.reply, d.root),
-    },
-  ];
-}
-
 export const warehouseOperations: Operation[] = [
   ...copyOperations('/1.6/warehouses'),
   ...copyOperations('/1.6/warehouse'),
@@ -121,10 +73,15 @@ export const warehouseOperations: Operation[] = [
     status: 201,
     run: ({ body }, call) => call(createIssueCard, body),
   },
-  ...documentReads({
+  ...pagedReads({
     path: '/1.6/warehouses/issue-cards',
+    tag,
+    listSummary: 'List issue cards (extension)',
     what: 'issue card',
+    description:
+      'An integer segment is a page (newest first by dateOperation, 50 a page, filters dateFrom, dateTo, warehouseId, partnerId); a GUID is one issue card with rows and accounting entries.',
     list: listIssueCards,
+    query: WarehouseDocumentListQuery,
     listReply: Page(IssueCardListItem),
     listRoot: 'IssueCards',
     get: getIssueCard,
@@ -142,10 +99,15 @@ export const warehouseOperations: Operation[] = [
     status: 201,
     run: ({ body }, call) => call(createReceiptCard, body),
   },
-  ...documentReads({
+  ...pagedReads({
     path: '/1.6/warehouses/receipt-cards',
+    tag,
+    listSummary: 'List receipt cards (extension)',
     what: 'receipt card',
+    description:
+      'An integer segment is a page (newest first by dateOperation, 50 a page, filters dateFrom, dateTo, warehouseId, partnerId); a GUID is one receipt card with rows and accounting entries.',
     list: listReceiptCards,
+    query: WarehouseDocumentListQuery,
     listReply: Page(ReceiptCardListItem),
     listRoot: 'ReceiptCards',
     get: getReceiptCard,
