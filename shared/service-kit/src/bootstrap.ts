@@ -33,6 +33,13 @@ export interface ServiceKit {
   serveOpts: ServeOptions;
 }
 
+/** What a document use case needs: the kit, and a way to wake the outbox relay after a commit. */
+export interface DocumentDeps {
+  kit: ServiceKit;
+  /** Wakes the outbox relay after a commit. */
+  kickOutbox: () => void;
+}
+
 export interface RunningService {
   kit: ServiceKit;
   /** Graceful stop: no new messages, in-flight ones finish, NATS drained, pool closed. */

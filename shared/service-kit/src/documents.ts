@@ -32,6 +32,12 @@ export const ordnerEntity = (schema: string) =>
 type OrdnerEntity = ReturnType<typeof ordnerEntity>;
 export type OrdnerRow = InstanceType<OrdnerEntity['class']>;
 
+/** {@link resolveOrdner} bound to one service's ordner entity. */
+export const ordnerResolver =
+  (entity: OrdnerEntity) =>
+  (em: EntityManager, id: string | null | undefined, code: string | undefined, documentType: string) =>
+    resolveOrdner(em, entity, id, code, documentType);
+
 /**
  * The ordner a document goes to (DESIGN §4): by `id`, else by `code`, else the company's default for the
  * document type (the lowest code). 422 ReferenceNotFound naming `ordnerId`/`ordnerCode` when there is none

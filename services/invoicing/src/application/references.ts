@@ -6,12 +6,7 @@
 import { type Item, type Period, resolveCatalog, resolveWarehouse } from '@bm/contracts';
 import { AppError, ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
 import { type RequestContext, request } from '@bm/messaging';
-import {
-  type EntityManager,
-  type OrdnerRow,
-  resolveOrdner as resolveOrdnerOf,
-  type ServiceKit,
-} from '@bm/service-kit';
+import { type EntityManager, ordnerResolver, type ServiceKit } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import {
   BankAccountEntity,
@@ -32,12 +27,7 @@ export async function companyProfile(em: EntityManager): Promise<ProfileRow> {
 }
 
 /** The ordner by id or code (or the company's default for the type); it must hold `documentType`. */
-export const resolveOrdner = (
-  em: EntityManager,
-  id: string | null | undefined,
-  code: string | undefined,
-  documentType: string,
-): Promise<OrdnerRow> => resolveOrdnerOf(em, OrdnerEntity, id, code, documentType);
+export const resolveOrdner = ordnerResolver(OrdnerEntity);
 
 export async function resolvePartner(
   em: EntityManager,

@@ -23,11 +23,11 @@ import { todayIn } from '@bm/messaging';
 import {
   addEntries,
   type Ctx,
+  type DocumentDeps,
   type EntityManager,
   enqueueEvent,
   entryDtos,
   recordNumbering,
-  type ServiceKit,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { reversal, salesEntries } from '../domain/invoice-accounting.js';
@@ -74,10 +74,7 @@ type RowRow = InstanceType<typeof SalesInvoiceRowEntity.class>;
 type PaymentRow = InstanceType<typeof PaymentEntity.class>;
 type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
 
-export interface InvoicingDeps {
-  kit: ServiceKit;
-  kickOutbox: () => void;
-}
+export type InvoicingDeps = DocumentDeps;
 
 /** The VAT codes a selection may need: those of the countries in play, plus any named by id or code. */
 async function loadVatCodes(

@@ -22,11 +22,11 @@ import { type Dec, dec, fmt, sum } from '@bm/money';
 import {
   addEntries,
   type Ctx,
+  type DocumentDeps,
   type EntityManager,
   enqueueEvent,
   entryDtos,
   recordNumbering,
-  type ServiceKit,
 } from '@bm/service-kit';
 import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
 import { consumeFifo } from '../domain/fifo.js';
@@ -76,11 +76,7 @@ type CardRow = InstanceType<typeof IssueCardEntity.class>;
 type CardRowRow = InstanceType<typeof IssueCardRowEntity.class>;
 type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
 
-export interface WarehouseDeps {
-  kit: ServiceKit;
-  /** Wakes the outbox relay after a commit. */
-  kickOutbox: () => void;
-}
+export type WarehouseDeps = DocumentDeps;
 
 /** 422 OperationCanceledException with `shortfalls` (INTERFACE §7, DESIGN §2). */
 export function operationCanceled(shortfalls: Shortfall[], items: Map<string, ItemRow>): AppError {

@@ -14,12 +14,7 @@ import {
   validationFailed,
 } from '@bm/errors';
 import { type RequestContext, request } from '@bm/messaging';
-import {
-  type EntityManager,
-  type OrdnerRow,
-  resolveOrdner as resolveOrdnerOf,
-  type ServiceKit,
-} from '@bm/service-kit';
+import { type EntityManager, type OrdnerRow, ordnerResolver, type ServiceKit } from '@bm/service-kit';
 import {
   ItemEntity,
   LotNumberEntity,
@@ -38,12 +33,7 @@ const asReference = (path: string, what: string) => (e: unknown) => {
 };
 
 /** The ordner by id or code (or the company's default for the type); it must hold `documentType`. */
-export const resolveOrdner = (
-  em: EntityManager,
-  id: string | null | undefined,
-  code: string | undefined,
-  documentType: string,
-): Promise<OrdnerRow> => resolveOrdnerOf(em, OrdnerEntity, id, code, documentType);
+export const resolveOrdner = ordnerResolver(OrdnerEntity);
 
 export async function resolveWarehouse(
   em: EntityManager,
