@@ -14,5 +14,7 @@ COPY shared/ shared/
 RUN pnpm install --frozen-lockfile
 COPY . .
 ENV NODE_ENV=production
+# The gateway binds loopback by default (pnpm start); in a container it must bind every interface.
+ENV HOST=0.0.0.0
 USER node
 CMD ["node", "--import", "tsx", "gateway/src/main.ts"]

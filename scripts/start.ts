@@ -2,21 +2,24 @@
  * `pnpm start`: the whole stack on this machine with a seeded demo company (DESIGN §8, issue #3).
  *
  * - Uses DATABASE_URL / NATS_URL when set; otherwise starts local PostgreSQL and nats-server (data kept
- *   in `.local/data`, so a restart keeps the demo company).
+ *   in `.local/data`, so a restart keeps the demo company). That PostgreSQL is durable (PostgreSQL's
+ *   defaults for fsync, synchronous_commit, full_page_writes) and takes a generated password
+ *   (`.local/data/postgres-password`, mode 0600) on loopback only (issue #9).
  * - Starts the warehouse, invoicing and reporting services and the gateway as child processes (logs in
  *   `.local/logs/`), waits until `/health` is green, seeds the demo company once, writes its
  *   credentials to `.local/demo-credentials.json` and prints them with a ready-to-paste curl.
- * - Ctrl-C stops everything it started.
+ * - Ctrl-C, a failed start or a child that exits stops everything started so far; a server's own error
+ *   output (initdb, PostgreSQL's or nats-server's log) and the failed child's log reach the terminal.
  *
- * Environment: PORT (8080), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info),
+ * Environment: PORT (8080), HOST (127.0.0.1: the gateway's bind address), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info),
  * LOCAL_DIR (`.local`: data of the local servers, logs, demo credentials and PDFs).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureInfrastructure } from '@bm/testing/infra';
+import { ensureInfrastructure, writeSecret } from '@bm/testing/infra';
 import { seedDemo, writeDemoPdfs } from './demo-data.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,8 +27,37 @@ const local = process.env.LOCAL_DIR ?? join(root, '.local');
 const say = (s: string) => console.log(s);
 
 const port = Number(process.env.PORT ?? 8080);
+const host = process.env.HOST ?? '127.0.0.1';
 const adminToken = process.env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
 const t0 = Date.now();
+
+/** Stops of everything started so far, newest last; run in reverse by `stopAll`. */
+const stops: (() => Promise<void>)[] = [];
+const children: ChildProcess[] = [];
+let stopping: Promise<never> | undefined;
+
+/** Stops the services, then the local servers; exits with `code`. Safe to call more than once. */
+function stopAll(code: number): Promise<never> {
+  stopping ??= (async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+    await Promise.all(
+      children.map((c) =>
+        c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined,
+      ),
+    );
+    for (const stop of stops.reverse()) await stop().catch((e) => console.error(String(e)));
+    process.exit(code);
+  })();
+  return stopping;
+}
+process.once('SIGINT', () => void stopAll(0));
+process.once('SIGTERM', () => void stopAll(0));
+
+/** Prints why the start failed and stops what was started. */
+async function fail(message: string): Promise<never> {
+  console.error(`pnpm start failed: ${message}`);
+  return stopAll(1);
+}
 
 mkdirSync(join(local, 'logs'), { recursive: true });
 say('Starting PostgreSQL and NATS (or using DATABASE_URL / NATS_URL)…');
@@ -33,8 +65,10 @@ say('Starting PostgreSQL and NATS (or using DATABASE_URL / NATS_URL)…');
 const infra = await ensureInfrastructure({
   dataDir: join(local, 'data'),
   database: process.env.DATABASE_URL ? undefined : 'business',
+  durable: true,
   log: (l) => say(`  ${l}`),
-});
+  onStarted: (stop) => stops.push(stop),
+}).catch((e: Error) => fail(e.message));
 if (infra.started.length) say(`  started ${infra.started.join(', ')}`);
 
 const env = {
@@ -43,6 +77,7 @@ const env = {
   NATS_URL: infra.natsUrl,
   ADMIN_TOKEN: adminToken,
   PORT: String(port),
+  HOST: host,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
 };
 const processes: [string, string][] = [
@@ -51,20 +86,6 @@ const processes: [string, string][] = [
   ['reporting', 'services/reporting/src/main.ts'],
   ['gateway', 'gateway/src/main.ts'],
 ];
-const children: ChildProcess[] = [];
-let stopping = false;
-
-async function stopAll(code: number): Promise<never> {
-  stopping = true;
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)),
-  );
-  await infra.stop();
-  process.exit(code);
-}
-process.once('SIGINT', () => void stopAll(0));
-process.once('SIGTERM', () => void stopAll(0));
 
 for (const [name, file] of processes) {
   const logFile = join(local, 'logs', `${name}.log`);
@@ -76,20 +97,22 @@ for (const [name, file] of processes) {
   });
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
-  child.once('exit', (code) => {
+  child.once('exit', (code, signal) => {
     if (stopping) return;
-    console.error(`${name} exited with code ${code}; its log is ${logFile}:`);
+    let lastLines = '';
     try {
-      console.error(readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n'));
+      lastLines = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-20).join('\n');
     } catch {
       /* no log */
     }
-    void stopAll(1);
+    void fail(`${name} exited (${code ?? signal}); the end of its log ${logFile}:\n${lastLines}`);
   });
   children.push(child);
 }
 
-const baseUrl = `http://127.0.0.1:${port}`;
+// The address clients use: the bound one, or loopback when the gateway binds every interface.
+const callHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+const baseUrl = `http://${callHost}:${port}`;
 say('Waiting for the gateway and the services…');
 for (let i = 0; ; i++) {
   const ok = await fetch(`${baseUrl}/health`).then(
@@ -97,16 +120,15 @@ for (let i = 0; ; i++) {
     () => false,
   );
   if (ok) break;
-  if (i > 600) {
-    console.error('the stack did not become healthy within 60 s; see .local/logs/');
-    await stopAll(1);
-  }
+  if (i > 600) await fail(`the stack did not become healthy within 60 s; see ${join(local, 'logs')}`);
   await new Promise((r) => setTimeout(r, 100));
 }
 
 const credsFile = join(local, 'demo-credentials.json');
-const creds = await seedDemo({ baseUrl, adminToken, credsFile, log: say });
-writeFileSync(credsFile, `${JSON.stringify({ ...creds, baseUrl }, null, 2)}\n`);
+const creds = await seedDemo({ baseUrl, adminToken, credsFile, log: say }).catch((e: Error) =>
+  fail(`seeding the demo company: ${e.message}`),
+);
+writeSecret(credsFile, `${JSON.stringify({ ...creds, baseUrl }, null, 2)}\n`);
 if (process.argv.includes('--demo-pdfs'))
   await writeDemoPdfs(baseUrl, creds, credsFile, join(local, 'demo'), say);
 
@@ -115,12 +137,15 @@ say('');
 say(
   `Stack is up in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${baseUrl}  (OpenAPI: ${baseUrl}/1.6/openapi.json)`,
 );
+say(
+  `The gateway listens on ${host}:${port}${host === '127.0.0.1' ? ' (this machine only; set HOST=0.0.0.0 to listen on every interface)' : ''}.`,
+);
 say(`Demo company ${creds.companyId}`);
 say(`  username      ${creds.username}`);
 say(`  password      ${creds.password}`);
 say(`  ClientID      ${creds.clientId}`);
 say(`  ClientSecret  ${creds.clientSecret}`);
-say(`  (also in ${credsFile})`);
+say(`  (also in ${credsFile}, mode 0600)`);
 say('');
 say('Try:');
 say(
@@ -135,4 +160,3 @@ say(
 );
 say('');
 say(`Logs in ${join(local, 'logs')}. Ctrl-C stops everything.`);
-if (!existsSync(credsFile)) await stopAll(1);

@@ -4,6 +4,11 @@ import { z } from 'zod';
 
 export const GatewayEnv = ServiceEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * Address the HTTP server binds to: loopback by default, so a local start is not reachable from the
+   * network (issue #9); containers set `0.0.0.0` (docker-compose.yml).
+   */
+  HOST: z.string().min(1).default('127.0.0.1'),
   /** Bearer token of `/admin/*`; when unset the admin endpoints answer 401. At least 16 characters. */
   ADMIN_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   /** NATS reply timeout for one request, ms. */

@@ -10,6 +10,8 @@ import { IdentityService } from './identity/identity.service.js';
 import { ormOptions } from './identity/orm-options.js';
 
 export interface RunningGateway {
+  /** The address and port the server really bound to. */
+  host: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -33,12 +35,14 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
     pingDb: async () => void (await orm.em.getConnection().execute('select 1')),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: '0.0.0.0' }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  log.info({ port }, 'gateway listening');
+  const host = typeof address === 'object' && address ? address.address : config.HOST;
+  log.info({ host, port }, 'gateway listening');
   return {
+    host,
     port,
     stop: async () => {
       await new Promise<void>((r) => server.close(() => r()));

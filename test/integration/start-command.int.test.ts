@@ -1,36 +1,49 @@
 /**
- * The README's first command, `pnpm start` (issue #3): the script brings up every process, seeds the
- * demo company with its documents, writes the credentials file, and the printed curl returns the demo
- * warehouses; Ctrl-C (SIGINT) stops everything. Runs against this run's PostgreSQL and NATS.
+ * The README's first command, `pnpm start` (issues #3, #9): the script starts its own local PostgreSQL
+ * (durable, password-protected, loopback only), brings up every process, seeds the demo company with
+ * its documents, writes the credentials file (mode 0600), and the printed curl returns the demo
+ * warehouses; Ctrl-C (SIGINT) stops everything, the local PostgreSQL included. NATS is this run's.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropDatabase, ensureDatabase, freePort } from '@bm/testing/infra';
+import { freePort } from '@bm/testing/infra';
+import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
-const local = mkdtempSync(join(tmpdir(), 'bm-start-'));
+// A path with a space, as a user's clone may have.
+const local = mkdtempSync(join(tmpdir(), 'bm start-'));
 let child: ChildProcess | undefined;
-let databaseUrl: string;
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
     child.kill('SIGINT');
     await new Promise((r) => child!.once('exit', r));
   }
-  if (databaseUrl) await dropDatabase(databaseUrl).catch(() => undefined);
 });
+
+/** Connects to the local PostgreSQL of `pnpm start`, runs one query, disconnects. */
+async function query(url: string, sql: string): Promise<any[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql)).rows;
+  } finally {
+    await c.end();
+  }
+}
 
 describe('pnpm start', () => {
   it('starts the stack with the demo company and stops on SIGINT', async () => {
-    databaseUrl = await ensureDatabase(inject('pgUrl'), `start_${Date.now()}`);
     const port = await freePort();
+    const env: Record<string, string | undefined> = { ...process.env };
+    delete env.DATABASE_URL; // pnpm start's own local PostgreSQL, as on a user's machine
+    delete env.HOST;
     child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--demo-pdfs'], {
       cwd: join(import.meta.dirname, '..', '..'),
       env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
+        ...env,
         NATS_URL: inject('natsUrl'),
         PORT: String(port),
         LOCAL_DIR: local,
@@ -46,7 +59,35 @@ describe('pnpm start', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out).toContain('Stack is up');
-    const creds = JSON.parse(readFileSync(join(local, 'demo-credentials.json'), 'utf8'));
+    expect(out).toContain(`The gateway listens on 127.0.0.1:${port}`);
+    const credsFile = join(local, 'demo-credentials.json');
+    expect(statSync(credsFile).mode & 0o777).toBe(0o600);
+    const passwordFile = join(local, 'data', 'postgres-password');
+    expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+    const password = readFileSync(passwordFile, 'utf8').trim();
+    expect(password.length).toBeGreaterThanOrEqual(20);
+
+    // The local PostgreSQL keeps the books safe: crash-safety defaults, password only, loopback only.
+    const { port: pgPort } = new URL(/DATABASE_URL='([^']+)'/.exec(out)![1]);
+    const durable = await query(
+      `postgresql://postgres:${password}@127.0.0.1:${pgPort}/business`,
+      `select name, setting from pg_settings
+        where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'listen_addresses') order by name`,
+    );
+    expect(durable).toEqual([
+      { name: 'fsync', setting: 'on' },
+      { name: 'full_page_writes', setting: 'on' },
+      { name: 'listen_addresses', setting: '127.0.0.1' },
+      { name: 'synchronous_commit', setting: 'on' },
+    ]);
+    await expect(query(`postgresql://postgres@127.0.0.1:${pgPort}/business`, 'select 1')).rejects.toThrow(
+      /password/,
+    );
+    await expect(
+      query(`postgresql://postgres:wrong@127.0.0.1:${pgPort}/business`, 'select 1'),
+    ).rejects.toThrow(/password authentication failed/);
+
+    const creds = JSON.parse(readFileSync(credsFile, 'utf8'));
     expect(Object.keys(creds).sort()).toEqual([
       'baseUrl',
       'clientId',
@@ -84,5 +125,9 @@ describe('pnpm start', () => {
     const code = await new Promise((r) => child!.once('exit', r));
     expect(code).toBe(0);
     await expect(fetch(`${creds.baseUrl}/health`)).rejects.toThrow();
+    // The local PostgreSQL is stopped too.
+    await expect(
+      query(`postgresql://postgres:${password}@127.0.0.1:${pgPort}/business`, 'select 1'),
+    ).rejects.toThrow(/ECONNREFUSED/);
   });
 });
