@@ -18,7 +18,7 @@ import {
 } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound } from '@bm/errors';
 import { request, todayIn } from '@bm/messaging';
-import { type Dec, dec, fmt, sum } from '@bm/money';
+import { dec, fmt, sum } from '@bm/money';
 import {
   addEntries,
   type Ctx,
@@ -29,25 +29,17 @@ import {
   recordNumbering,
 } from '@bm/service-kit';
 import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
-import { consumeFifo } from '../domain/fifo.js';
-import {
-  type KeyState,
-  type Shortfall,
-  stockKey,
-  type ValuationMethod,
-  valueIssue,
-} from '../domain/valuation.js';
+import type { ValuationMethod } from '../domain/ledger-replay.js';
+import { stockKey } from '../domain/valuation.js';
 import { issueEntries } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
   IssueCardEntity,
   IssueCardRowEntity,
   ItemEntity,
-  LayerConsumptionEntity,
   OutboxEntity,
   ReceiptCardEntity,
   ReceiptCardRowEntity,
-  StockMovementEntity,
 } from '../persistence/entities.js';
 import {
   type BalanceRow,
@@ -56,13 +48,13 @@ import {
   lockBalances,
   lotKeyOf,
   nextSeqs,
-  openLayers,
   prefetchOpenLayers,
   readBalances,
-  stateAsOf,
 } from '../persistence/stock-ledger.repository.js';
+import { type PostingLine, type PostingShortfall, planPosting, storePosting } from './ledger-posting.js';
 import {
   checkPartner,
+  closedPeriods,
   findPeriod,
   findReportId,
   type ItemRow,
@@ -79,7 +71,14 @@ type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
 export type WarehouseDeps = DocumentDeps;
 
 /** 422 OperationCanceledException with `shortfalls` (INTERFACE §7, DESIGN §2). */
-export function operationCanceled(shortfalls: Shortfall[], items: Map<string, ItemRow>): AppError {
+export function operationCanceled(found: PostingShortfall[], items: Map<string, ItemRow>): AppError {
+  const shortfalls = found.map((s) => ({
+    itemId: s.itemId,
+    lotNumberID: s.lotNumberID,
+    requested: fmt(s.requested),
+    available: fmt(s.available),
+    date: s.date,
+  }));
   const detail = shortfalls
     .map(
       (s) =>
@@ -228,19 +227,15 @@ export async function valueAndStore(
   const reportId = r.reportId;
   const sourceType = r.sourceType;
   const period = { id: r.periodId };
-  const lines = input.rows.map((row, i) => ({
+  const lines: PostingLine[] = input.rows.map((row, i) => ({
+    line: i,
     itemId: resolved[i].item.id,
     lotNumberID: resolved[i].lotNumberID,
     quantity: dec(row.quantity ?? '1'),
     costPrice: method === 'Custom' ? dec(row.costPrice!) : undefined,
   }));
-  const needed = new Map<string, Dec>();
-  for (const l of lines)
-    needed.set(
-      stockKey(l.itemId, l.lotNumberID),
-      (needed.get(stockKey(l.itemId, l.lotNumberID)) ?? dec(0)).plus(l.quantity),
-    );
   const items = new Map(resolved.map((x) => [x.item.id, x.item]));
+  const cardId = crypto.randomUUID();
 
   const run = async (tx: EntityManager): Promise<IssueCard> => {
     const keys = [
@@ -254,8 +249,6 @@ export async function valueAndStore(
     const balances: Map<string, BalanceRow | undefined> = opts.store
       ? await lockBalances(tx, ctx.companyId!, warehouse.id, keys)
       : await readBalances(tx, warehouse.id, keys);
-    const states = new Map<string, KeyState>();
-    const loaded = new Map<string, { current: boolean; layerRows: LayerRow[]; balance?: BalanceRow }>();
     const currentKeys = keys.filter((k) =>
       isCurrent(balances.get(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`), dateOperation),
     );
@@ -263,26 +256,20 @@ export async function valueAndStore(
       method === 'FIFO'
         ? await prefetchOpenLayers(tx, ctx.companyId!, warehouse.id, currentKeys)
         : new Map<string, LayerRow[]>();
-    for (const k of keys) {
-      const bk = `${k.itemId}|${lotKeyOf(k.lotNumberID)}`;
-      const balance = balances.get(bk);
-      const s = await stateAsOf(
-        tx,
-        warehouse.id,
-        k,
-        balance,
-        dateOperation,
-        needed.get(stockKey(k.itemId, k.lotNumberID))!,
-        method === 'FIFO',
-        prefetched.get(bk),
-      );
-      states.set(stockKey(k.itemId, k.lotNumberID), s.state);
-      loaded.set(stockKey(k.itemId, k.lotNumberID), { current: s.current, layerRows: s.layerRows, balance });
-    }
-    const result = valueIssue(method, warehouse.allowNegativeStock, dateOperation, lines, states);
-    if (!result.ok) throw operationCanceled(result.shortfalls, items);
+    const plan = await planPosting(
+      tx,
+      ctx.companyId!,
+      warehouse,
+      { kind: 'issue', docId: cardId, date: dateOperation, lines },
+      balances,
+      prefetched,
+      (shortfalls) => {
+        throw operationCanceled(shortfalls, items);
+      },
+    );
+    const valued = lines.flatMap((l) => plan.issued.get(l.line)!.map((p) => ({ line: l.line, ...p })));
 
-    const rows: IssueCardRow[] = result.rows.map((v) => {
+    const rows: IssueCardRow[] = valued.map((v) => {
       const src = input.rows[v.line];
       const item = resolved[v.line].item;
       return {
@@ -297,7 +284,7 @@ export async function valueAndStore(
         amount: fmt(v.amount),
       };
     });
-    const totalCost = sum(result.rows.map((r) => r.amount));
+    const totalCost = sum(valued.map((r) => r.amount));
     const entries = (recordNumber: string | null) => issueEntries(warehouse, totalCost, recordNumber);
     const header = {
       ordnerId: ordner.id,
@@ -333,15 +320,15 @@ export async function valueAndStore(
       exists: async (n) => (await tx.count(IssueCardEntity, { recordNumber: n })) > 0,
     });
     await numbering.check();
-    const cardId = crypto.randomUUID();
     const now = new Date();
-    const seqs = await nextSeqs(tx, rows.length);
+    const [seq] = await nextSeqs(tx, 1);
     const rowEntities = rows.map((r, i) =>
       tx.create(IssueCardRowEntity, {
         id: crypto.randomUUID(),
         companyId,
         issueCardId: cardId,
         rowNo: i + 1,
+        lineNo: valued[i].line,
         itemId: r.itemId,
         code: r.code,
         name: r.name,
@@ -353,74 +340,7 @@ export async function valueAndStore(
         amount: r.amount,
       }),
     );
-    result.rows.forEach((v, i) => {
-      tx.create(StockMovementEntity, {
-        id: crypto.randomUUID(),
-        companyId,
-        warehouseId: warehouse.id,
-        itemId: rows[i].itemId,
-        lotKey: lotKeyOf(rows[i].lotNumberID),
-        dateOperation,
-        seq: seqs[i],
-        quantity: fmt(v.quantity.neg()),
-        value: fmt(v.amount.neg()),
-        documentType: 'IssueCard',
-        documentId: cardId,
-      });
-      for (const t of v.takes) {
-        tx.create(LayerConsumptionEntity, {
-          id: crypto.randomUUID(),
-          companyId,
-          layerId: t.layerId,
-          documentId: cardId,
-          dateOperation,
-          quantity: fmt(t.quantity),
-          value: fmt(t.value),
-        });
-      }
-    });
-    for (const [k, consumed] of result.consumed) {
-      const l = loaded.get(k)!;
-      const balance = l.balance!;
-      if (method === 'FIFO') {
-        const taken = sum(
-          result.rows
-            .filter((r) => lineKey(lines, r.line) === k)
-            .flatMap((r) => r.takes.map((t) => t.quantity)),
-        );
-        if (l.current) {
-          // The valued layers are the current ones: write their new remaining stock back.
-          const state = states.get(k)!;
-          for (const row of l.layerRows) {
-            const layer = state.layers.find((x) => x.id === row.id)!;
-            row.remainingQuantity = fmt(layer.remainingQuantity);
-            row.remainingValue = fmt(layer.remainingValue);
-          }
-        } else if (taken.gt(0)) {
-          // Back-dated: the issue was valued on the layers as they stood on its date; today's open layers
-          // lose the same quantity, oldest first. Later issues keep their cost until they are reposted.
-          const { itemId, lotNumberID } = states.get(k)!;
-          const current = await openLayers(tx, warehouse.id, { itemId, lotNumberID }, taken);
-          const { takes } = consumeFifo(
-            current.map((c) => ({
-              id: c.id,
-              unitCost: dec(c.unitCost),
-              remainingQuantity: dec(c.remainingQuantity),
-              remainingValue: dec(c.remainingValue),
-            })),
-            taken,
-          );
-          for (const t of takes) {
-            const row = current.find((c) => c.id === t.layerId)!;
-            row.remainingQuantity = fmt(dec(row.remainingQuantity).minus(t.quantity));
-            row.remainingValue = fmt(dec(row.remainingValue).minus(t.value));
-          }
-        }
-      }
-      balance.quantity = fmt(dec(balance.quantity).minus(consumed.quantity));
-      balance.value = fmt(dec(balance.value).minus(consumed.value));
-      if (!balance.lastDate || dateOperation > balance.lastDate) balance.lastDate = dateOperation;
-    }
+    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, ctx, ids));
     // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
     const recordNumber = await numbering.assign();
     const card = tx.create(IssueCardEntity, {
@@ -458,9 +378,6 @@ export async function valueAndStore(
   deps.kickOutbox();
   return card;
 }
-
-const lineKey = (lines: { itemId: string; lotNumberID: string | null }[], line: number) =>
-  stockKey(lines[line].itemId, lines[line].lotNumberID);
 
 /** What kind of record `sourceId` is: a local issue or receipt card, else a sales invoice. 422 when none. */
 async function findSourceType(deps: WarehouseDeps, ctx: Ctx, sourceId: string): Promise<SourceType> {

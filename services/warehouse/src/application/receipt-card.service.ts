@@ -1,7 +1,7 @@
 /**
- * Receipt cards (DESIGN §4 "Stock intake", §5): stock enters at `costPrice`. A receipt into a negative
- * balance first settles the missing pieces at its cost (their value leaves the stock at once: debit
- * expense / credit stock on an accounted warehouse); the rest forms a FIFO layer and joins the average.
+ * Receipt cards (DESIGN §4 "Stock intake", §5): stock enters at `costPrice`. The ledger rules (settlement
+ * of a negative balance, FIFO layer, average, repost of later issues for a back-dated receipt) are the
+ * replay's (`ledger-posting.ts`, `domain/ledger-replay.ts`); this module resolves, numbers and stores.
  */
 import {
   EventSubjects,
@@ -11,7 +11,7 @@ import {
 } from '@bm/contracts';
 import { notFound } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
-import { dec, fmt, sum } from '@bm/money';
+import { dec, fmt, round2, sum } from '@bm/money';
 import {
   addEntries,
   type Ctx,
@@ -20,19 +20,24 @@ import {
   entryDtos,
   recordNumbering,
 } from '@bm/service-kit';
-import { splitReceipt } from '../domain/receipt.js';
 import { receiptEntries } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
   OutboxEntity,
   ReceiptCardEntity,
   ReceiptCardRowEntity,
-  StockMovementEntity,
-  ValuationLayerEntity,
 } from '../persistence/entities.js';
-import { lockBalances, lotKeyOf, nextSeqs } from '../persistence/stock-ledger.repository.js';
+import { lockBalances, nextSeqs } from '../persistence/stock-ledger.repository.js';
 import type { WarehouseDeps } from './issue-card.service.js';
-import { checkPartner, findPeriod, resolveOrdner, resolveRows, resolveWarehouse } from './references.js';
+import { type PostingLine, planPosting, storePosting } from './ledger-posting.js';
+import {
+  checkPartner,
+  closedPeriods,
+  findPeriod,
+  resolveOrdner,
+  resolveRows,
+  resolveWarehouse,
+} from './references.js';
 
 type ReceiptRow = InstanceType<typeof ReceiptCardEntity.class>;
 type ReceiptRowRow = InstanceType<typeof ReceiptCardRowEntity.class>;
@@ -94,6 +99,13 @@ export async function createReceiptCard(
     findPeriod(kit, ctx, input.periodId, dateAccounting),
   ]);
 
+  const lines: PostingLine[] = input.rows.map((r, i) => ({
+    line: i,
+    itemId: resolved[i].item.id,
+    lotNumberID: resolved[i].lotNumberID,
+    quantity: dec(r.quantity),
+    costPrice: dec(r.costPrice),
+  }));
   const card = await em.transactional(async (tx) => {
     const keys = resolved.map((r) => ({ itemId: r.item.id, lotNumberID: r.lotNumberID }));
     const balances = await lockBalances(tx, companyId, warehouse.id, keys);
@@ -107,68 +119,34 @@ export async function createReceiptCard(
     });
     await numbering.check();
     const cardId = crypto.randomUUID();
-    const seqs = await nextSeqs(tx, input.rows.length * 2);
+    const plan = await planPosting(
+      tx,
+      companyId,
+      warehouse,
+      { kind: 'receipt', docId: cardId, date: dateOperation, lines },
+      balances,
+      new Map(),
+      () => {
+        throw new Error('a receipt is never short of stock');
+      },
+    );
+    const [seq] = await nextSeqs(tx, 1);
+    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, ctx, ids));
     const now = new Date();
-    let settled = dec(0);
-    const rowEntities = input.rows.map((r, i) => {
-      const { item, lotNumberID } = resolved[i];
-      const balance = balances.get(`${item.id}|${lotKeyOf(lotNumberID)}`)!;
-      const split = splitReceipt(dec(balance.quantity), dec(r.quantity), dec(r.costPrice));
-      const at = {
-        companyId,
-        warehouseId: warehouse.id,
-        itemId: item.id,
-        lotKey: lotKeyOf(lotNumberID),
-        dateOperation,
-      };
-      tx.create(StockMovementEntity, {
-        id: crypto.randomUUID(),
-        ...at,
-        seq: seqs[2 * i],
-        quantity: r.quantity,
-        value: fmt(split.amount),
-        documentType: 'ReceiptCard',
-        documentId: cardId,
-      });
-      if (split.settledQuantity.gt(0)) {
-        settled = settled.plus(split.settlementValue);
-        tx.create(StockMovementEntity, {
-          id: crypto.randomUUID(),
-          ...at,
-          seq: seqs[2 * i + 1],
-          quantity: '0',
-          value: fmt(split.settlementValue.neg()),
-          documentType: 'NegativeStockSettlement',
-          documentId: cardId,
-        });
-      }
-      if (split.layerQuantity.gt(0)) {
-        tx.create(ValuationLayerEntity, {
-          id: crypto.randomUUID(),
-          ...at,
-          seq: seqs[2 * i],
-          quantity: fmt(split.layerQuantity),
-          unitCost: r.costPrice,
-          amount: fmt(split.layerValue),
-          remainingQuantity: fmt(split.layerQuantity),
-          remainingValue: fmt(split.layerValue),
-        });
-      }
-      balance.quantity = fmt(dec(balance.quantity).plus(dec(r.quantity)));
-      balance.value = fmt(dec(balance.value).plus(split.layerValue));
-      if (!balance.lastDate || dateOperation > balance.lastDate) balance.lastDate = dateOperation;
-      return tx.create(ReceiptCardRowEntity, {
+    const settled = sum([...plan.settled.values()]);
+    const rowEntities = input.rows.map((r, i) =>
+      tx.create(ReceiptCardRowEntity, {
         id: crypto.randomUUID(),
         companyId,
         receiptCardId: cardId,
         rowNo: i + 1,
-        itemId: item.id,
-        lotNumberId: lotNumberID,
+        itemId: resolved[i].item.id,
+        lotNumberId: resolved[i].lotNumberID,
         quantity: r.quantity,
         costPrice: r.costPrice,
-        amount: fmt(split.amount),
-      });
-    });
+        amount: fmt(round2(dec(r.quantity).mul(dec(r.costPrice)))),
+      }),
+    );
     // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
     const recordNumber = await numbering.assign();
     const totalCost = sum(rowEntities.map((r) => r.amount));

@@ -3,7 +3,7 @@
  * fields; DESIGN §2: an unknown id or code, or another company's, is 422 ReferenceNotFound).
  * Partners, periods and reports belong to other services and are asked for over NATS.
  */
-import { type Period, partners, resolvePeriod, resolveReport } from '@bm/contracts';
+import { type Period, partners, periods, resolvePeriod, resolveReport } from '@bm/contracts';
 import {
   AppError,
   ErrorCode,
@@ -126,6 +126,21 @@ export function findPeriod(
   date: string,
 ): Promise<Period> {
   return request(kit.nc, resolvePeriod, { periodId: periodId ?? null, date }, ctx);
+}
+
+/**
+ * Which of `periodIds` are closed (DESIGN §5 "Repost": a revalued card must not lie in a closed
+ * period). Asks invoicing, the periods' owner; an unknown id counts as open.
+ */
+export async function closedPeriods(
+  deps: { kit: ServiceKit },
+  ctx: RequestContext,
+  periodIds: string[],
+): Promise<Set<string>> {
+  const found = await Promise.all(
+    periodIds.map((id) => request(deps.kit.nc, periods.get, { id }, ctx).catch(() => undefined)),
+  );
+  return new Set(found.filter((p) => p?.closed).map((p) => p!.id));
 }
 
 /** The report by id or code, else the ordner's default report. */

@@ -3,7 +3,7 @@
  *
  * Units: quantities and unit costs are decimals with 4 places, values 2 places (company currency).
  */
-import { type Dec, dec, round2 } from '@bm/money';
+import { Dec, dec, round2 } from '@bm/money';
 
 /** A valuation layer as it stands (or stood, for a back-dated issue). */
 export interface Layer {
@@ -31,7 +31,9 @@ export interface FifoResult {
 
 /**
  * Takes `quantity` from `layers` (oldest first). A take that empties a layer takes its whole remaining
- * value, so no cent is stranded; a partial take is round2(quantity × unitCost).
+ * value, so no cent is stranded; a partial take is round2(quantity × unitCost), but never more than the
+ * layer still holds (a layer of sub-cent unit cost may hold less than its pieces round to), so no layer's
+ * value goes below zero.
  */
 export function consumeFifo(layers: readonly Layer[], quantity: Dec): FifoResult {
   const takes: LayerTake[] = [];
@@ -40,7 +42,9 @@ export function consumeFifo(layers: readonly Layer[], quantity: Dec): FifoResult
     if (left.lte(0)) break;
     if (l.remainingQuantity.lte(0)) continue;
     const q = left.lt(l.remainingQuantity) ? left : l.remainingQuantity;
-    const value = q.eq(l.remainingQuantity) ? l.remainingValue : round2(q.mul(l.unitCost));
+    const value = q.eq(l.remainingQuantity)
+      ? l.remainingValue
+      : Dec.min(round2(q.mul(l.unitCost)), l.remainingValue);
     takes.push({ layerId: l.id, quantity: q, unitCost: l.unitCost, value });
     left = left.minus(q);
   }

@@ -5,7 +5,7 @@
  * round2(quantity × unit cost); an issue that takes the whole remaining quantity removes the whole
  * remaining value (no cent stranded at quantity 0).
  */
-import { type Dec, dec, round2, round4 } from '@bm/money';
+import { Dec, dec, round2, round4 } from '@bm/money';
 
 export interface Balance {
   quantity: Dec;
@@ -35,5 +35,7 @@ export function issueAtAverage(balance: Balance, quantity: Dec): AverageIssue {
       uncovered: quantity.minus(balance.quantity),
     };
   }
-  return { valuedQuantity: quantity, unitCost, value: round2(quantity.mul(unitCost)), uncovered: dec(0) };
+  // Never more than the stock holds (round4 of a sub-cent average can round the pieces up past it).
+  const value = Dec.min(round2(quantity.mul(unitCost)), balance.value);
+  return { valuedQuantity: quantity, unitCost, value, uncovered: dec(0) };
 }

@@ -162,6 +162,8 @@ export const IssueCardRowEntity = defineEntity({
     ...tenantColumns(),
     issueCardId: p.uuid().index(),
     rowNo: p.integer(),
+    /** The input line (0-based) this row was valued from: a line splits into rows per cost price. */
+    lineNo: p.integer(),
     itemId: p.uuid(),
     code: p.string().length(30).nullable(),
     name: p.string().nullable(),
@@ -228,7 +230,10 @@ export const ValuationLayerEntity = defineEntity({
     itemId: p.uuid(),
     lotKey: p.uuid(),
     dateOperation: p.date(),
+    /** The receipt's place in the ledger; layers are consumed by (dateOperation, seq, lineNo). */
     seq: p.bigint('string'),
+    /** The receipt row (0-based) within its document. */
+    lineNo: p.integer(),
     quantity: p.decimal('string').precision(18).scale(4),
     unitCost: p.decimal('string').precision(18).scale(4),
     amount: p.decimal('string').precision(18).scale(2),
@@ -240,7 +245,7 @@ export const ValuationLayerEntity = defineEntity({
       // Only layers with stock left are ever scanned by a current-date issue (work ∝ layers consumed).
       name: 'valuation_layer_open_index',
       expression:
-        'create index "valuation_layer_open_index" on "warehouse"."valuation_layer" ("company_id", "warehouse_id", "item_id", "lot_key", "date_operation", "seq") where "remaining_quantity" > 0',
+        'create index "valuation_layer_open_index" on "warehouse"."valuation_layer" ("company_id", "warehouse_id", "item_id", "lot_key", "date_operation", "seq", "line_no") where "remaining_quantity" > 0',
     },
     { properties: ['companyId', 'warehouseId', 'itemId', 'lotKey', 'dateOperation'] },
   ],
@@ -260,7 +265,7 @@ export const LayerConsumptionEntity = defineEntity({
     quantity: p.decimal('string').precision(18).scale(4),
     value: p.decimal('string').precision(18).scale(2),
   },
-  indexes: [{ properties: ['layerId', 'dateOperation'] }],
+  indexes: [{ properties: ['layerId', 'dateOperation'] }, { properties: ['documentId'] }],
 });
 
 export const OrdnerEntity = ordnerEntity(SCHEMA);

@@ -7,9 +7,8 @@
 import { type Dec, dec, fmt } from '@bm/money';
 import type { EntityManager } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
-import type { LaterBalance } from '../domain/availability.js';
 import type { Layer } from '../domain/fifo.js';
-import type { KeyState } from '../domain/valuation.js';
+import type { KeyLedgerState } from '../domain/ledger-replay.js';
 import { StockBalanceEntity, ValuationLayerEntity } from './entities.js';
 
 export type BalanceRow = InstanceType<typeof StockBalanceEntity.class>;
@@ -36,7 +35,17 @@ export async function lockBalances(
   warehouseId: string,
   keys: StockKey[],
 ): Promise<Map<string, BalanceRow>> {
-  const uniq = [...new Map(keys.map((k) => [`${k.itemId}|${lotKeyOf(k.lotNumberID)}`, k])).values()];
+  // One sorted order for inserting and locking, so two documents with rows in opposite order never deadlock.
+  const uniq = [...new Map(keys.map((k) => [`${k.itemId}|${lotKeyOf(k.lotNumberID)}`, k])).values()].sort(
+    (a, b) =>
+      a.itemId < b.itemId
+        ? -1
+        : a.itemId > b.itemId
+          ? 1
+          : lotKeyOf(a.lotNumberID) < lotKeyOf(b.lotNumberID)
+            ? -1
+            : 1,
+  );
   const values = uniq.map(() => '(gen_random_uuid(), ?, ?, ?, ?, 0, 0, null)').join(', ');
   const params = uniq.flatMap((k) => [companyId, warehouseId, k.itemId, lotKeyOf(k.lotNumberID)]);
   await em.execute(
@@ -90,7 +99,7 @@ export async function openLayers(
     const rows = await em.find(
       ValuationLayerEntity,
       { warehouseId, itemId: key.itemId, lotKey: lotKeyOf(key.lotNumberID), remainingQuantity: { $gt: '0' } },
-      { orderBy: { dateOperation: 'asc', seq: 'asc' }, limit: batch, offset: out.length },
+      { orderBy: { dateOperation: 'asc', seq: 'asc', lineNo: 'asc' }, limit: batch, offset: out.length },
     );
     for (const r of rows) {
       out.push(r);
@@ -122,7 +131,7 @@ export async function prefetchOpenLayers(
          select v.* from "warehouse"."valuation_layer" v
           where v."company_id" = ? and v."warehouse_id" = ? and v."item_id" = k."item_id" and v."lot_key" = k."lot_key"
             and v."remaining_quantity" > 0
-          order by v."date_operation", v."seq" limit ${FIRST_BATCH}) l`,
+          order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`,
     [...keys.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)]), companyId, warehouseId],
   );
   for (const r of rows) {
@@ -136,94 +145,110 @@ export async function prefetchOpenLayers(
 export const isCurrent = (balance: BalanceRow | undefined, date: string) =>
   !balance?.lastDate || date >= balance.lastDate;
 
+/** A document of a key's ledger dated after a back-dated one: what a repost replays. */
+export interface LaterDocRef {
+  kind: 'issue' | 'receipt';
+  docId: string;
+  date: string;
+  /** The document's place in the ledger (its movements' sequence). */
+  seq: string;
+}
+
+/** What a document dated `date` starts from for one key, and the later documents it reposts. */
+export interface KeyLoad {
+  /** True when no movement of the key is dated after `date`: nothing to repost. */
+  current: boolean;
+  start: KeyLedgerState;
+  /** Later documents in ledger order (empty when current). */
+  later: LaterDocRef[];
+}
+
+const toLayerOf = (r: { id: string; unit_cost: string; q: string; v: string }): Layer => ({
+  id: r.id,
+  unitCost: dec(r.unit_cost),
+  remainingQuantity: dec(r.q),
+  remainingValue: dec(r.v),
+});
+
 /**
- * The state of one key as of the end of `date`, for valuing a movement dated `date`.
- * Current-date movement: the balance row and the open layers. Back-dated: quantity and value from the
- * ledger up to `date`, the running balances after it, and the layers as they stood on `date` (movements
- * dated later not consumed before it).
+ * The state of one key as of the end of `date`, for storing a document dated `date` (DESIGN §5).
+ * Current-date document: the balance row and (FIFO issue) the open layers that cover `needed`, work
+ * proportional to the layers consumed. Back-dated: quantity and value summed from the ledger up to
+ * `date`, the layers as they stood then (consumptions dated later given back), and the later documents
+ * of the key to replay: work proportional to the key's movements after `date`.
  */
-export async function stateAsOf(
+export async function loadKey(
   em: EntityManager,
+  companyId: string,
   warehouseId: string,
   key: StockKey,
   balance: BalanceRow | undefined,
   date: string,
-  needed: Dec,
-  fifo: boolean,
-  prefetched?: LayerRow[],
-): Promise<{ state: KeyState; current: boolean; layerRows: LayerRow[] }> {
-  const base = { itemId: key.itemId, lotNumberID: key.lotNumberID };
+  o: { fifoLayers: 'none' | 'cover' | 'all'; needed: Dec; prefetched?: LayerRow[] },
+): Promise<KeyLoad> {
   if (isCurrent(balance, date)) {
-    let layerRows: LayerRow[] = [];
-    if (fifo) {
-      const covered = (prefetched ?? []).reduce((acc, l) => acc.plus(dec(l.remainingQuantity)), dec(0));
-      layerRows =
-        prefetched && (prefetched.length < FIRST_BATCH || covered.gte(needed))
-          ? prefetched
-          : await openLayers(em, warehouseId, key, needed);
+    let layers: Layer[] = [];
+    if (o.fifoLayers !== 'none') {
+      const pre = o.prefetched;
+      const covered = (pre ?? []).reduce((acc, l) => acc.plus(dec(l.remainingQuantity)), dec(0));
+      const rows =
+        pre && (pre.length < FIRST_BATCH || covered.gte(o.needed))
+          ? pre
+          : await openLayers(em, warehouseId, key, o.fifoLayers === 'all' ? dec('1e30') : o.needed);
+      layers = rows.map(toLayer);
     }
     return {
       current: true,
-      layerRows,
-      state: {
-        ...base,
-        balance: { quantity: dec(balance?.quantity ?? 0), value: dec(balance?.value ?? 0) },
-        layers: layerRows.map(toLayer),
-        later: [],
-      },
+      later: [],
+      start: { quantity: dec(balance?.quantity ?? 0), value: dec(balance?.value ?? 0), layers },
     };
   }
   const lot = lotKeyOf(key.lotNumberID);
+  const keyArgs = [companyId, warehouseId, key.itemId, lot];
   const [sums] = await em.execute<{ quantity: string; value: string }[]>(
     `select coalesce(sum("quantity"), 0)::text as "quantity", coalesce(sum("value"), 0)::text as "value"
        from "warehouse"."stock_movement"
       where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" <= ?`,
-    [balance!.companyId, warehouseId, key.itemId, lot, date],
+    [...keyArgs, date],
   );
-  const asOfQuantity = dec(sums.quantity);
-  const laterRows = await em.execute<{ date: string; running: string }[]>(
-    `select to_char("date_operation", 'YYYY-MM-DD') as "date",
-            (sum("quantity") over (order by "date_operation", "seq"))::text as "running"
+  const later = await em.execute<{ document_id: string; document_type: string; date: string; seq: string }[]>(
+    `select "document_id", "document_type", to_char("date_operation", 'YYYY-MM-DD') as "date", min("seq")::text as "seq"
        from "warehouse"."stock_movement"
       where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" > ?
-      order by "date_operation", "seq"`,
-    [balance!.companyId, warehouseId, key.itemId, lot, date],
+        and "document_type" in ('IssueCard', 'ReceiptCard')
+      group by "document_id", "document_type", "date_operation"
+      order by "date_operation", min("seq")`,
+    [...keyArgs, date],
   );
-  const later: LaterBalance[] = laterRows.map((r) => ({
-    date: r.date,
-    quantity: asOfQuantity.plus(dec(r.running)),
-  }));
   let layers: Layer[] = [];
-  if (fifo) {
+  if (o.fifoLayers !== 'none') {
+    // Layers dated up to `date` as they stood then: the consumptions of later issues given back.
     const rows = await em.execute<{ id: string; unit_cost: string; q: string; v: string }[]>(
       `select l."id", l."unit_cost"::text,
-              (l."quantity" - coalesce(c."quantity", 0))::text as "q",
-              (l."amount" - coalesce(c."value", 0))::text as "v"
+              (l."remaining_quantity" + coalesce(c."quantity", 0))::text as "q",
+              (l."remaining_value" + coalesce(c."value", 0))::text as "v"
          from "warehouse"."valuation_layer" l
          left join lateral (
            select sum(x."quantity") as "quantity", sum(x."value") as "value"
              from "warehouse"."layer_consumption" x
-            where x."layer_id" = l."id" and x."date_operation" <= ?
+            where x."layer_id" = l."id" and x."date_operation" > ?
          ) c on true
         where l."company_id" = ? and l."warehouse_id" = ? and l."item_id" = ? and l."lot_key" = ? and l."date_operation" <= ?
-          and (l."remaining_quantity" > 0 or exists (
-                select 1 from "warehouse"."layer_consumption" y where y."layer_id" = l."id" and y."date_operation" > ?))
-        order by l."date_operation", l."seq"`,
-      [date, balance!.companyId, warehouseId, key.itemId, lot, date, date],
+          and (l."remaining_quantity" > 0 or c."quantity" > 0)
+        order by l."date_operation", l."seq", l."line_no"`,
+      [date, ...keyArgs, date],
     );
-    layers = rows
-      .map((r) => ({
-        id: r.id,
-        unitCost: dec(r.unit_cost),
-        remainingQuantity: dec(r.q),
-        remainingValue: dec(r.v),
-      }))
-      .filter((l) => l.remainingQuantity.gt(0));
+    layers = rows.map(toLayerOf).filter((l) => l.remainingQuantity.gt(0));
   }
   return {
     current: false,
-    layerRows: [],
-    state: { ...base, balance: { quantity: asOfQuantity, value: dec(sums.value) }, layers, later },
+    start: { quantity: dec(sums.quantity), value: dec(sums.value), layers },
+    later: later.map((r) => ({
+      kind: r.document_type === 'IssueCard' ? 'issue' : 'receipt',
+      docId: r.document_id,
+      date: r.date,
+      seq: r.seq,
+    })),
   };
 }
 

@@ -273,7 +273,36 @@ export type StockReceivedEvent = z.infer<typeof StockReceivedEvent>;
 export const EventSubjects = {
   stockIssued: 'events.warehouse.stock-issued',
   stockReceived: 'events.warehouse.stock-received',
+  stockRevalued: 'events.warehouse.stock-revalued',
 } as const;
+
+/**
+ * `events.warehouse.stock-revalued` (DESIGN §5 "Repost"): a back-dated receipt or issue changed the cost
+ * of this stored issue card. `rows` are the card's rows after the repost; totals in the company currency
+ * (2 decimals), cost prices 4 decimals. Published once per revalued card through the outbox.
+ */
+export const StockRevaluedEvent = z.object({
+  eventId: Guid(),
+  companyId: Guid(),
+  issueCardId: Guid(),
+  recordNumber: z.string(),
+  warehouseId: Guid(),
+  dateOperation: DateOnly(),
+  /** The back-dated document that caused the repost. */
+  causedBy: Guid(),
+  totalCostBefore: Amount(),
+  totalCostAfter: Amount(),
+  rows: z.array(
+    z.object({
+      itemId: Guid(),
+      lotNumberID: Guid().nullable(),
+      quantity: Decimal4(),
+      costPrice: Decimal4(),
+      amount: Amount(),
+    }),
+  ),
+});
+export type StockRevaluedEvent = z.infer<typeof StockRevaluedEvent>;
 
 /**
  * Query of the issue-card and receipt-card lists (extension): paging plus optional filters on

@@ -1,0 +1,231 @@
+/**
+ * The stock ledger of one (warehouse, item, lot) as a replay (DESIGN §5 "Repost"): the ledger is always
+ * what replaying the documents of a key in ledger order (dateOperation, then creation order) gives.
+ * Storing a document dated D is: take the key's state as of the end of D, replay the new document and
+ * then every later document of the key, and store whatever changed. For a current-date document the
+ * list of later documents is empty, so the replay is the plain valuation of that document.
+ *
+ * The rules applied per document (DESIGN §5):
+ * - FIFO: an issue consumes the oldest layers first ({@link consumeFifo}); one issued line becomes one
+ *   row per cost price; pieces beyond stock are a row at cost 0 (negative stock allowed).
+ * - WeightedAverage: an issue takes round4(value / quantity) per piece ({@link issueAtAverage}); at
+ *   quantity 0 or below the value is 0.
+ * - Custom: the caller's cost, before and beyond stock; no settlement; value may be non-zero at 0.
+ * - A receipt into a negative balance first settles the missing pieces at its cost (FIFO and
+ *   WeightedAverage only, {@link splitReceipt}); the rest forms a layer (FIFO) or joins the average.
+ * - Not allowing negative stock: a replay in which the running quantity goes below zero is refused.
+ *
+ * Pure: no ORM, no I/O. Quantities and unit costs are decimals with 4 places, values 2 places.
+ */
+import { type Dec, dec, round2 } from '@bm/money';
+import { consumeFifo, type Layer, type LayerTake, splitByCost } from './fifo.js';
+import { issueAtAverage } from './moving-average.js';
+import { splitReceipt } from './receipt.js';
+
+export type ValuationMethod = 'FIFO' | 'WeightedAverage' | 'Custom';
+
+/** The state of one key at a point of the ledger. */
+export interface KeyLedgerState {
+  quantity: Dec;
+  /** Stock value, 2 decimals. Under FIFO it equals Σ remaining layer values. */
+  value: Dec;
+  /** FIFO layers with stock left, oldest first (empty under the other methods). */
+  layers: Layer[];
+}
+
+/** One line of an issue document for this key (lines of other keys are replayed separately). */
+export interface IssueLineIn {
+  /** The line's number in its document (the input row it came from). */
+  line: number;
+  quantity: Dec;
+  /** The caller's cost price (Custom only). */
+  costPrice?: Dec;
+}
+
+/** One row of a receipt document for this key. */
+export interface ReceiptLineIn {
+  line: number;
+  quantity: Dec;
+  costPrice: Dec;
+}
+
+/** A document of the key's ledger, in ledger order. */
+export type LedgerDoc =
+  | { kind: 'issue'; docId: string; date: string; lines: IssueLineIn[] }
+  | { kind: 'receipt'; docId: string; date: string; lines: ReceiptLineIn[] };
+
+/** A valued piece of an issue line: one stored row. */
+export interface IssuedPiece {
+  quantity: Dec;
+  costPrice: Dec;
+  amount: Dec;
+  /** The FIFO layers this piece consumed (layer ids as in the state, new layers as `new:<docId>:<line>`). */
+  takes: LayerTake[];
+}
+
+export interface IssuedLine {
+  line: number;
+  pieces: IssuedPiece[];
+}
+
+/** What a receipt row did: its settlement of a negative balance and the layer it left. */
+export interface ReceivedLine {
+  line: number;
+  quantity: Dec;
+  amount: Dec;
+  settledQuantity: Dec;
+  settlementValue: Dec;
+  /** The FIFO layer the row formed (absent when it only settled, or under other methods). */
+  layer?: Layer;
+}
+
+export type DocResult =
+  | { kind: 'issue'; docId: string; date: string; lines: IssuedLine[] }
+  | { kind: 'receipt'; docId: string; date: string; lines: ReceivedLine[] };
+
+/** Where a replay would take the key's quantity below zero in a warehouse that does not allow it. */
+export interface ReplayShortfall {
+  /** The date of the first movement whose running quantity goes negative. */
+  date: string;
+  /** The running quantity there. */
+  quantity: Dec;
+}
+
+export type ReplayResult =
+  | { ok: true; docs: DocResult[]; final: KeyLedgerState }
+  | { ok: false; shortfall: ReplayShortfall };
+
+/** The id a layer formed by a replayed receipt row gets until it is stored. */
+export const newLayerId = (docId: string, line: number) => `new:${docId}:${line}`;
+
+const cloneState = (s: KeyLedgerState): KeyLedgerState => ({
+  quantity: s.quantity,
+  value: s.value,
+  layers: s.layers.map((l) => ({ ...l })),
+});
+
+/** Issues one line from `s` (mutated). */
+function issueLine(method: ValuationMethod, s: KeyLedgerState, l: IssueLineIn): IssuedPiece[] {
+  const pieces: IssuedPiece[] = [];
+  if (method === 'Custom') {
+    const costPrice = l.costPrice ?? dec(0);
+    pieces.push({ quantity: l.quantity, costPrice, amount: round2(l.quantity.mul(costPrice)), takes: [] });
+  } else if (method === 'FIFO') {
+    const { takes, uncovered } = consumeFifo(s.layers, l.quantity);
+    for (const t of takes) {
+      const layer = s.layers.find((x) => x.id === t.layerId)!;
+      layer.remainingQuantity = layer.remainingQuantity.minus(t.quantity);
+      layer.remainingValue = layer.remainingValue.minus(t.value);
+    }
+    s.layers = s.layers.filter((x) => x.remainingQuantity.gt(0));
+    for (const split of splitByCost(takes))
+      pieces.push({ ...split, takes: takes.filter((t) => t.unitCost.eq(split.costPrice)) });
+    if (uncovered.gt(0)) pieces.push({ quantity: uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
+  } else {
+    const a = issueAtAverage({ quantity: s.quantity, value: s.value }, l.quantity);
+    if (a.valuedQuantity.gt(0))
+      pieces.push({ quantity: a.valuedQuantity, costPrice: a.unitCost, amount: a.value, takes: [] });
+    if (a.uncovered.gt(0))
+      pieces.push({ quantity: a.uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
+  }
+  const value = pieces.reduce((acc, p) => acc.plus(p.amount), dec(0));
+  s.quantity = s.quantity.minus(l.quantity);
+  s.value = s.value.minus(value);
+  // No cent is stranded at quantity 0; below 0 the missing pieces carry no value until settled.
+  if (s.quantity.lte(0) && method !== 'Custom') s.value = dec(0);
+  return pieces;
+}
+
+/** Receives one row into `s` (mutated). */
+function receiveLine(
+  method: ValuationMethod,
+  s: KeyLedgerState,
+  docId: string,
+  l: ReceiptLineIn,
+): ReceivedLine {
+  // Custom never settles: its stock value is Σ receipts − Σ issues at the callers' costs.
+  const split = splitReceipt(method === 'Custom' ? dec(0) : s.quantity, l.quantity, l.costPrice);
+  let layer: Layer | undefined;
+  if (method === 'FIFO' && split.layerQuantity.gt(0)) {
+    layer = {
+      id: newLayerId(docId, l.line),
+      unitCost: l.costPrice,
+      remainingQuantity: split.layerQuantity,
+      remainingValue: split.layerValue,
+    };
+    s.layers.push({ ...layer });
+  }
+  s.quantity = s.quantity.plus(l.quantity);
+  s.value = s.value.plus(split.layerValue);
+  return {
+    line: l.line,
+    quantity: l.quantity,
+    amount: split.amount,
+    settledQuantity: split.settledQuantity,
+    settlementValue: split.settlementValue,
+    layer,
+  };
+}
+
+/**
+ * Replays `docs` (in ledger order) from `start`, the key's state just before the first of them.
+ * `start` is not changed. When negative stock is not allowed, the first movement whose running
+ * quantity goes below zero ends the replay with a shortfall.
+ */
+export function replayKey(
+  method: ValuationMethod,
+  allowNegativeStock: boolean,
+  start: KeyLedgerState,
+  docs: readonly LedgerDoc[],
+): ReplayResult {
+  const s = cloneState(start);
+  const out: DocResult[] = [];
+  for (const d of docs) {
+    if (d.kind === 'issue') {
+      const lines = d.lines.map((l) => ({ line: l.line, pieces: issueLine(method, s, l) }));
+      if (!allowNegativeStock && s.quantity.lt(0))
+        return { ok: false, shortfall: { date: d.date, quantity: s.quantity } };
+      out.push({ kind: 'issue', docId: d.docId, date: d.date, lines });
+    } else {
+      out.push({
+        kind: 'receipt',
+        docId: d.docId,
+        date: d.date,
+        lines: d.lines.map((l) => receiveLine(method, s, d.docId, l)),
+      });
+    }
+  }
+  return { ok: true, docs: out, final: s };
+}
+
+/**
+ * The most that could be issued on the first document's date without any running quantity of the
+ * later documents going negative: the lowest running quantity from `start` through `later`, floored at
+ * 0 (the `available` of a shortfall, DESIGN §2).
+ */
+export function availableFrom(start: Dec, later: readonly LedgerDoc[]): Dec {
+  let running = start;
+  let lowest = start;
+  for (const d of later) {
+    for (const l of d.lines)
+      running = d.kind === 'issue' ? running.minus(l.quantity) : running.plus(l.quantity);
+    if (running.lt(lowest)) lowest = running;
+  }
+  return lowest.lt(0) ? dec(0) : lowest;
+}
+
+/** Σ quantities of a document's lines. */
+export const docQuantity = (d: LedgerDoc): Dec => d.lines.reduce((a, l) => a.plus(l.quantity), dec(0));
+
+/** Issue rows as stored: pieces of equal line and cost price compared, to tell whether a card changed. */
+export function samePieces(a: readonly IssuedPiece[], b: readonly IssuedPiece[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (p, i) => p.quantity.eq(b[i].quantity) && p.costPrice.eq(b[i].costPrice) && p.amount.eq(b[i].amount),
+    )
+  );
+}
+
+export type { Layer, LayerTake } from './fifo.js';
+export { splitByCost };
