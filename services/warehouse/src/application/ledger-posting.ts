@@ -202,8 +202,9 @@ export async function planPosting(
       balances.get(bk),
       doc.date,
       {
-        // A current-date receipt needs no layers; an issue needs those that cover it; a repost needs all.
-        fifoLayers: method !== 'FIFO' ? 'none' : doc.kind === 'issue' ? 'cover' : 'none',
+        fifo: method === 'FIFO',
+        // A current-date receipt settles on quantities only; a current-date issue takes the covering layers.
+        currentNeedsLayers: doc.kind === 'issue',
         needed,
         prefetched: prefetched.get(bk),
       },
@@ -508,8 +509,11 @@ async function reviseLaterIssueCards(
   }
   const out: RevaluedDoc[] = [];
   if (changed.size) {
-    const cards = await tx.find(IssueCardEntity, { id: { $in: [...changed.keys()] } });
-    for (const card of cards) {
+    const found = new Map(
+      (await tx.find(IssueCardEntity, { id: { $in: [...changed.keys()] } })).map((c) => [c.id, c]),
+    );
+    // In ledger order, so the events follow the ledger.
+    for (const card of [...changed.keys()].map((id) => found.get(id)!)) {
       const old = changed.get(card.id)!;
       const lines = repostedLines.get(card.id)!;
       const next: CardRowRow[] = [];
@@ -556,7 +560,7 @@ async function reviseLaterIssueCards(
         r.rowNo = i + 1;
       });
       plan.laterIssueRows.set(card.id, next);
-      const before = card.totalCost;
+      const before = fmt(card.totalCost);
       const total = sum(next.map((r) => r.amount));
       card.totalCost = fmt(total);
       await tx.nativeDelete(AccountingEntryEntity, { documentId: card.id });

@@ -184,17 +184,24 @@ export async function loadKey(
   key: StockKey,
   balance: BalanceRow | undefined,
   date: string,
-  o: { fifoLayers: 'none' | 'cover' | 'all'; needed: Dec; prefetched?: LayerRow[] },
+  o: {
+    /** FIFO: layers are part of the state (a repost always needs them). */
+    fifo: boolean;
+    /** A current-date issue needs the open layers covering `needed`; a current-date receipt none. */
+    currentNeedsLayers: boolean;
+    needed: Dec;
+    prefetched?: LayerRow[];
+  },
 ): Promise<KeyLoad> {
   if (isCurrent(balance, date)) {
     let layers: Layer[] = [];
-    if (o.fifoLayers !== 'none') {
+    if (o.fifo && o.currentNeedsLayers) {
       const pre = o.prefetched;
       const covered = (pre ?? []).reduce((acc, l) => acc.plus(dec(l.remainingQuantity)), dec(0));
       const rows =
         pre && (pre.length < FIRST_BATCH || covered.gte(o.needed))
           ? pre
-          : await openLayers(em, warehouseId, key, o.fifoLayers === 'all' ? dec('1e30') : o.needed);
+          : await openLayers(em, warehouseId, key, o.needed);
       layers = rows.map(toLayer);
     }
     return {
@@ -221,7 +228,7 @@ export async function loadKey(
     [...keyArgs, date],
   );
   let layers: Layer[] = [];
-  if (o.fifoLayers !== 'none') {
+  if (o.fifo) {
     // Layers dated up to `date` as they stood then: the consumptions of later issues given back.
     const rows = await em.execute<{ id: string; unit_cost: string; q: string; v: string }[]>(
       `select l."id", l."unit_cost"::text,

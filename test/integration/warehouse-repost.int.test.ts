@@ -1,0 +1,216 @@
+/**
+ * Repost of back-dated documents through HTTP, with the hand cases of issue #10 (DESIGN §5 "Repost",
+ * "Custom"): after every document the ledger is what a replay in ledger order gives.
+ */
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  costs,
+  issue,
+  item,
+  ok,
+  openYear,
+  partner,
+  receive,
+  stockOf,
+  warehouse,
+} from '../support/fixtures.js';
+import { type Client, type Stack, startStack } from '../support/stack.js';
+
+let stack: Stack;
+let c: Client;
+let partnerId: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  c = await stack.company();
+  await openYear(c, 2025);
+  partnerId = (await partner(c)).id;
+});
+afterAll(() => stack?.stop());
+
+const card = async (id: string) => ok(await c.get(`/1.6/warehouses/issue-cards/${id}`));
+const issueOf = async (warehouseId: string, itemId: string, date: string, quantity: number) =>
+  ok(await issue(c, { warehouseId, partnerId, dateOperation: date, rows: [{ itemId, quantity }] }), 201);
+
+describe('repost of back-dated documents', () => {
+  it('FIFO: a back-dated issue takes the old layer and revalues the later issue (case 1)', async () => {
+    const w = await warehouse(c);
+    const i = await item(c);
+    await receive(c, w.id, '2025-03-01', [[i.id, 10, 10]]);
+    await receive(c, w.id, '2025-03-10', [[i.id, 10, 20]]);
+    const later = await issueOf(w.id, i.id, '2025-03-15', 10);
+    expect(costs(later)).toEqual([[10, 10, 100]]);
+    const early = await issueOf(w.id, i.id, '2025-03-05', 10);
+    expect(costs(early)).toEqual([[10, 10, 100]]);
+    const revalued = await card(later.id);
+    expect(costs(revalued)).toEqual([[10, 20, 200]]);
+    expect(revalued.totalCost).toBe(200);
+    expect(revalued.rows[0].id).not.toBe(later.rows[0].id); // its cost changed: a new row
+    expect(revalued.accountingEntries).toEqual([
+      {
+        debitAccount: '504',
+        creditAccount: '132',
+        amount: 200,
+        description: `Issue card ${later.recordNumber}`,
+      },
+    ]);
+    expect(await stockOf(c, w.id, i.id)).toEqual([0, 0]);
+    expect(await stockOf(c, w.id, i.id, '2025-03-12')).toEqual([10, 200]);
+    // The follow-up of case 1: a receipt 10 @ 5 on 03-14, then an issue of 5 dated 03-12 takes the
+    // 03-10 layer at 20, and the 03-15 issue is revalued to 5 @ 20 + 5 @ 5.
+    await receive(c, w.id, '2025-03-14', [[i.id, 10, 5]]);
+    const mid = await issueOf(w.id, i.id, '2025-03-12', 5);
+    expect(costs(mid)).toEqual([[5, 20, 100]]);
+    expect(costs(await card(later.id))).toEqual([
+      [5, 20, 100],
+      [5, 5, 25],
+    ]);
+    expect(await stockOf(c, w.id, i.id)).toEqual([5, 25]);
+    // And one more piece than there is, back-dated, is refused with the lowest later balance as available.
+    const short = await issue(c, {
+      warehouseId: w.id,
+      partnerId,
+      dateOperation: '2025-03-12',
+      rows: [{ itemId: i.id, quantity: 6 }],
+    });
+    expect(short.status).toBe(422);
+    expect(short.body.code).toBe('OperationCanceledException');
+    expect(short.body.shortfalls).toEqual([
+      { itemId: i.id, lotNumberID: null, requested: 6, available: 5, date: '2025-03-12' },
+    ]);
+    expect(await stockOf(c, w.id, i.id)).toEqual([5, 25]);
+  });
+
+  it('WeightedAverage: the moving-average twin ends at 0 / 0 (case 2)', async () => {
+    const w = await warehouse(c, { valuationMethod: 'WeightedAverage' });
+    const i = await item(c);
+    await receive(c, w.id, '2025-03-01', [[i.id, 10, 10]]);
+    await receive(c, w.id, '2025-03-10', [[i.id, 10, 20]]);
+    const later = await issueOf(w.id, i.id, '2025-03-15', 10);
+    expect(costs(later)).toEqual([[10, 15, 150]]);
+    const early = await issueOf(w.id, i.id, '2025-03-05', 10);
+    expect(costs(early)).toEqual([[10, 10, 100]]);
+    expect(costs(await card(later.id))).toEqual([[10, 20, 200]]);
+    expect(await stockOf(c, w.id, i.id)).toEqual([0, 0]);
+    // The next receipt's average is not inflated.
+    await receive(c, w.id, '2025-03-20', [[i.id, 4, 7]]);
+    expect(costs(await issueOf(w.id, i.id, '2025-03-21', 1))).toEqual([[1, 7, 7]]);
+  });
+
+  it('a back-dated receipt revalues the later issues, split per cost price anew, with one event each', async () => {
+    const w = await warehouse(c);
+    const i = await item(c);
+    await receive(c, w.id, '2025-04-01', [[i.id, 10, 3]]);
+    const a = await issueOf(w.id, i.id, '2025-04-10', 4);
+    const b = await issueOf(w.id, i.id, '2025-04-12', 4);
+    expect([costs(a), costs(b)]).toEqual([[[4, 3, 12]], [[4, 3, 12]]]);
+    const r = await receive(c, w.id, '2025-03-25', [[i.id, 5, 1]]);
+    const a2 = await card(a.id);
+    const b2 = await card(b.id);
+    expect(costs(a2)).toEqual([[4, 1, 4]]);
+    expect(costs(b2)).toEqual([
+      [1, 1, 1],
+      [3, 3, 9],
+    ]);
+    expect([a2.totalCost, b2.totalCost]).toEqual([4, 10]);
+    expect(b2.rows[1].id).toBe(b.rows[0].id); // the row whose cost price stayed 3 keeps its id
+    expect(await stockOf(c, w.id, i.id)).toEqual([7, 21]);
+    expect(await stockOf(c, w.id, i.id, '2025-04-10')).toEqual([11, 31]);
+
+    const events = await revaluedEvents([a.id, b.id]);
+    expect(events.map((e) => [e.issueCardId, e.totalCostBefore, e.totalCostAfter, e.causedBy])).toEqual([
+      [a.id, '12', '4', r.id],
+      [b.id, '12', '10', r.id],
+    ]);
+    expect(events[1].rows).toEqual([
+      { itemId: i.id, lotNumberID: null, quantity: '1', costPrice: '1', amount: '1' },
+      { itemId: i.id, lotNumberID: null, quantity: '3', costPrice: '3', amount: '9' },
+    ]);
+  });
+
+  it('Custom: a receipt into negative stock settles nothing; the pieces are expensed once (case 4)', async () => {
+    const w = await warehouse(c, { valuationMethod: 'Custom', allowNegativeStock: true });
+    const i = await item(c);
+    const out = ok(
+      await issue(c, {
+        warehouseId: w.id,
+        partnerId,
+        dateOperation: '2025-05-01',
+        rows: [{ itemId: i.id, quantity: 5, costPrice: 10 }],
+      }),
+      201,
+    );
+    expect(out.accountingEntries.map((e: any) => [e.debitAccount, e.creditAccount, e.amount])).toEqual([
+      ['504', '132', 50],
+    ]);
+    const r = await receive(c, w.id, '2025-05-02', [[i.id, 5, 10]]);
+    expect(r.accountingEntries.map((e: any) => [e.debitAccount, e.creditAccount, e.amount])).toEqual([
+      ['132', '131', 50],
+    ]);
+    expect(await stockOf(c, w.id, i.id)).toEqual([0, 0]);
+  });
+
+  it('refuses a back-dated document that would revalue a card in a closed period, naming it', async () => {
+    const other = await stack.company();
+    await openYear(other, 2024);
+    const p2025 = await openYear(other, 2025);
+    const p = ok(await other.post('/1.6/partners', { code: 'P1', name: 'Odberateľ' }), 201);
+    const w = await warehouse(other);
+    const i = await item(other);
+    await receive(other, w.id, '2024-12-01', [[i.id, 10, 10]]);
+    const later = ok(
+      await other.post('/1.6/warehouses/issue-cards', {
+        ordnerCode: 'VY',
+        warehouseId: w.id,
+        partnerId: p.id,
+        dateOperation: '2025-01-05',
+        rows: [{ itemId: i.id, quantity: 5 }],
+      }),
+      201,
+    );
+    ok(await other.post(`/1.6/periods/${p2025}/close`));
+    const refused = await other.post('/1.6/warehouses/receipt-cards', {
+      ordnerCode: 'PR',
+      warehouseId: w.id,
+      dateOperation: '2024-11-01',
+      rows: [{ itemId: i.id, quantity: 5, costPrice: 2 }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('PeriodClosed');
+    expect(refused.body.detail).toContain(later.recordNumber);
+    expect(costs(ok(await other.get(`/1.6/warehouses/issue-cards/${later.id}`)))).toEqual([[5, 10, 50]]);
+    expect(await stockOf(other, w.id, i.id)).toEqual([5, 50]);
+    expect(ok(await other.get('/1.6/warehouses/receipt-cards')).totalCount).toBe(1);
+  });
+});
+
+/** The `stock-revalued` events of the given cards, from a durable consumer, in publish order. */
+async function revaluedEvents(cardIds: string[]): Promise<any[]> {
+  const nc = await connect({ servers: stack.natsUrl });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const name = `test-revalued-${crypto.randomUUID().slice(0, 8)}`;
+    await jsm.consumers.add('EVENTS', {
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: 'events.warehouse.stock-revalued',
+    });
+    const consumer = await jetstream(nc).consumers.get('EVENTS', name);
+    const out: any[] = [];
+    for (let tries = 0; tries < 10 && out.length < cardIds.length; tries++) {
+      const batch = await consumer.fetch({ max_messages: 100, expires: 1000 });
+      for await (const m of batch) {
+        const e = m.json<any>();
+        if (cardIds.includes(e.issueCardId)) out.push(e);
+        m.ack();
+      }
+    }
+    await jsm.consumers.delete('EVENTS', name);
+    return out;
+  } finally {
+    await nc.close();
+  }
+}
