@@ -29,8 +29,7 @@ import {
   recordNumbering,
 } from '@bm/service-kit';
 import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
-import type { ValuationMethod } from '../domain/ledger-replay.js';
-import { stockKey } from '../domain/valuation.js';
+import { stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
 import { issueEntries } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,

@@ -22,9 +22,9 @@ import {
   type LedgerDoc,
   replayKey,
   samePieces,
+  stockKey,
   type ValuationMethod,
 } from '../domain/ledger-replay.js';
-import { stockKey } from '../domain/valuation.js';
 import { issueEntries, receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,

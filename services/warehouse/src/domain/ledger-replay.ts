@@ -95,6 +95,9 @@ export type ReplayResult =
   | { ok: true; docs: DocResult[]; final: KeyLedgerState }
   | { ok: false; shortfall: ReplayShortfall };
 
+/** Key of the stock ledger within a warehouse: item and lot. */
+export const stockKey = (itemId: string, lotNumberID: string | null) => `${itemId}|${lotNumberID ?? ''}`;
+
 /** The id a layer formed by a replayed receipt row gets until it is stored. */
 export const newLayerId = (docId: string, line: number) => `new:${docId}:${line}`;
 

@@ -1,11 +1,10 @@
 import { dec, fmt } from '@bm/money';
 import { describe, expect, it } from 'vitest';
-import { checkAvailability } from './availability.js';
 import { mergeSourceRows } from './copy.js';
 import { consumeFifo, splitByCost } from './fifo.js';
+import { availableFrom, type KeyLedgerState, type LedgerDoc, replayKey } from './ledger-replay.js';
 import { issueAtAverage } from './moving-average.js';
 import { splitReceipt } from './receipt.js';
-import { type KeyState, stockKey, valueIssue } from './valuation.js';
 import { issueEntries, receiptEntries } from './warehouse-accounting.js';
 
 const layer = (id: string, q: string, cost: string, value: string) => ({
@@ -95,100 +94,132 @@ describe('receipt into a negative balance (DESIGN §5)', () => {
   });
 });
 
-describe('availability (DESIGN §5)', () => {
-  it('is the lowest balance from the date on, and names where it would first go negative', () => {
-    const later = [
-      { date: '2025-03-10', quantity: dec(4) },
-      { date: '2025-03-20', quantity: dec(9) },
-    ];
-    expect(checkAvailability('2025-03-01', dec(10), later, dec(3))).toEqual({
-      available: dec(4),
-      firstNegativeDate: null,
-    });
-    const r = checkAvailability('2025-03-01', dec(10), later, dec(5));
-    expect([fmt(r.available), r.firstNegativeDate]).toEqual(['4', '2025-03-10']);
-    const now = checkAvailability('2025-03-01', dec(2), [], dec(5));
-    expect([fmt(now.available), now.firstNegativeDate]).toEqual(['2', '2025-03-01']);
+describe('replayKey (DESIGN §5 "Repost")', () => {
+  const start = (): KeyLedgerState => ({
+    quantity: dec(15),
+    value: dec(40),
+    layers: [layer('a', '10', '2.5', '25'), layer('b', '5', '3', '15')],
   });
-});
-
-describe('valueIssue', () => {
-  const state = (over: Partial<KeyState> = {}): Map<string, KeyState> =>
-    new Map([
-      [
-        stockKey('i', null),
-        {
-          itemId: 'i',
-          lotNumberID: null,
-          balance: { quantity: dec(15), value: dec(40) },
-          layers: [layer('a', '10', '2.5', '25'), layer('b', '5', '3', '15')],
-          later: [],
-          ...over,
-        },
-      ],
-    ]);
+  const issueDoc = (date: string, ...lines: [number, string, string?][]): LedgerDoc => ({
+    kind: 'issue',
+    docId: `i-${date}`,
+    date,
+    lines: lines.map(([line, q, cost]) => ({
+      line,
+      quantity: dec(q),
+      costPrice: cost ? dec(cost) : undefined,
+    })),
+  });
+  const receiptDoc = (date: string, q: string, cost: string): LedgerDoc => ({
+    kind: 'receipt',
+    docId: `r-${date}`,
+    date,
+    lines: [{ line: 0, quantity: dec(q), costPrice: dec(cost) }],
+  });
+  const pieces = (r: ReturnType<typeof replayKey>, doc = 0) => {
+    if (!r.ok) throw new Error('refused');
+    const d = r.docs[doc];
+    if (d.kind !== 'issue') throw new Error('not an issue');
+    return d.lines.map((l) => [l.line, show(l.pieces)]);
+  };
 
   it('values two lines of one item in order (FIFO)', () => {
-    const r = valueIssue(
-      'FIFO',
-      false,
-      '2025-01-01',
+    const r = replayKey('FIFO', false, start(), [issueDoc('2025-01-01', [0, '8'], [1, '4'])]);
+    expect(pieces(r)).toEqual([
+      [0, [['8', '2.5', '20']]],
       [
-        { itemId: 'i', lotNumberID: null, quantity: dec(8) },
-        { itemId: 'i', lotNumberID: null, quantity: dec(4) },
+        1,
+        [
+          ['2', '2.5', '5'],
+          ['2', '3', '6'],
+        ],
       ],
-      state(),
-    );
+    ]);
     if (!r.ok) throw new Error('refused');
-    expect(r.rows.map((x) => [x.line, fmt(x.quantity), fmt(x.costPrice), fmt(x.amount)])).toEqual([
-      [0, '8', '2.5', '20'],
-      [1, '2', '2.5', '5'],
-      [1, '2', '3', '6'],
+    expect([fmt(r.final.quantity), fmt(r.final.value), r.final.layers.map((l) => l.id)]).toEqual([
+      '3',
+      '9',
+      ['b'],
     ]);
   });
 
-  it('refuses with shortfalls summed per item when negative stock is not allowed', () => {
-    const r = valueIssue(
-      'FIFO',
-      false,
-      '2025-01-01',
-      [
-        { itemId: 'i', lotNumberID: null, quantity: dec(8) },
-        { itemId: 'i', lotNumberID: null, quantity: dec(8) },
-      ],
-      state(),
-    );
-    expect(r).toEqual({
-      ok: false,
-      shortfalls: [{ itemId: 'i', lotNumberID: null, requested: '16', available: '15', date: '2025-01-01' }],
-    });
+  it('refuses where the running quantity first goes negative; available is the lowest later balance', () => {
+    const later = [issueDoc('2025-03-10', [0, '11']), receiptDoc('2025-03-20', '5', '1')];
+    const r = replayKey('FIFO', false, start(), [issueDoc('2025-03-01', [0, '5']), ...later]);
+    expect(r.ok ? null : [r.shortfall.date, fmt(r.shortfall.quantity)]).toEqual(['2025-03-10', '-1']);
+    expect(fmt(availableFrom(dec(15), later))).toBe('4');
+    expect(fmt(availableFrom(dec(2), []))).toBe('2');
+    expect(fmt(availableFrom(dec(-3), []))).toBe('0');
   });
 
   it('issues the pieces beyond stock at cost 0 as their own row when allowed', () => {
-    const r = valueIssue(
-      'WeightedAverage',
-      true,
-      '2025-01-01',
-      [{ itemId: 'i', lotNumberID: null, quantity: dec(20) }],
-      state(),
-    );
-    if (!r.ok) throw new Error('refused');
-    expect(r.rows.map((x) => [fmt(x.quantity), fmt(x.costPrice), fmt(x.amount)])).toEqual([
-      ['15', '2.6667', '40'],
-      ['5', '0', '0'],
+    expect(pieces(replayKey('WeightedAverage', true, start(), [issueDoc('2025-01-01', [0, '20'])]))).toEqual([
+      [
+        0,
+        [
+          ['15', '2.6667', '40'],
+          ['5', '0', '0'],
+        ],
+      ],
     ]);
   });
 
-  it('uses the given cost price under Custom', () => {
-    const r = valueIssue(
-      'Custom',
-      false,
-      '2025-01-01',
-      [{ itemId: 'i', lotNumberID: null, quantity: dec(3), costPrice: dec('1.3333') }],
-      state(),
-    );
+  it('uses the given cost price under Custom, before and beyond stock, and never settles', () => {
+    const r = replayKey('Custom', true, { quantity: dec(0), value: dec(0), layers: [] }, [
+      issueDoc('2025-01-01', [0, '3', '1.3333']),
+      receiptDoc('2025-01-02', '3', '2'),
+    ]);
+    expect(pieces(r)).toEqual([[0, [['3', '1.3333', '4']]]]);
+    if (!r.ok || r.docs[1].kind !== 'receipt') throw new Error('refused');
+    expect(fmt(r.docs[1].lines[0].settledQuantity)).toBe('0');
+    expect([fmt(r.final.quantity), fmt(r.final.value)]).toEqual(['0', '2']); // a price difference, shown as is
+  });
+
+  it('revalues a later FIFO issue when an earlier one is inserted before it (issue #10 case 1)', () => {
+    const empty: KeyLedgerState = { quantity: dec(0), value: dec(0), layers: [] };
+    const r = replayKey('FIFO', false, empty, [
+      receiptDoc('2025-03-01', '10', '10'),
+      issueDoc('2025-03-05', [0, '10']),
+      receiptDoc('2025-03-10', '10', '20'),
+      issueDoc('2025-03-15', [0, '10']),
+    ]);
+    expect([pieces(r, 1), pieces(r, 3)]).toEqual([
+      [[0, [['10', '10', '100']]]],
+      [[0, [['10', '20', '200']]]],
+    ]);
     if (!r.ok) throw new Error('refused');
-    expect(show(r.rows)).toEqual([['3', '1.3333', '4']]);
+    expect([fmt(r.final.quantity), fmt(r.final.value), r.final.layers.length]).toEqual(['0', '0', 0]);
+  });
+
+  it('settles a negative balance on the next receipt (FIFO and average), not under Custom', () => {
+    const empty: KeyLedgerState = { quantity: dec(0), value: dec(0), layers: [] };
+    const r = replayKey('FIFO', true, empty, [
+      issueDoc('2025-01-01', [0, '4']),
+      receiptDoc('2025-01-02', '10', '1.5'),
+    ]);
+    if (!r.ok || r.docs[1].kind !== 'receipt') throw new Error('refused');
+    const got = r.docs[1].lines[0];
+    expect([fmt(got.settledQuantity), fmt(got.settlementValue), fmt(got.layer!.remainingQuantity)]).toEqual([
+      '4',
+      '6',
+      '6',
+    ]);
+    expect([fmt(r.final.quantity), fmt(r.final.value)]).toEqual(['6', '9']);
+  });
+
+  it('never drives a sub-cent layer below zero', () => {
+    // 3 pieces at 0.005 make 0.02; taking them one by one takes 0.01, 0.01, then what is left: 0.
+    const r = replayKey(
+      'FIFO',
+      false,
+      { quantity: dec(3), value: dec('0.01'), layers: [layer('a', '3', '0.005', '0.01')] },
+      [issueDoc('2025-01-01', [0, '1']), issueDoc('2025-01-02', [0, '1']), issueDoc('2025-01-03', [0, '1'])],
+    );
+    expect([pieces(r, 0), pieces(r, 1), pieces(r, 2)]).toEqual([
+      [[0, [['1', '0.005', '0.01']]]],
+      [[0, [['1', '0.005', '0']]]],
+      [[0, [['1', '0.005', '0']]]],
+    ]);
   });
 });
 
