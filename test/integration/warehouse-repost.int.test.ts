@@ -186,6 +186,162 @@ describe('repost of back-dated documents', () => {
   });
 });
 
+describe('the smaller rules of issue #10', () => {
+  it('copying an invoice with only credit rows is 422 naming sourceId and takes no number (case 3); a cancelled one is 409', async () => {
+    const w = await warehouse(c);
+    const i = await item(c);
+    await receive(c, w.id, '2025-07-01', [[i.id, 10, 2]]);
+    const credit = ok(
+      await c.post('/1.6/sales/invoices', {
+        ordnerCode: 'OF',
+        warehouseId: w.id,
+        partnerId,
+        dateCreated: '2025-07-02',
+        rows: [{ itemId: i.id, quantity: -2, price: 5 }],
+      }),
+      201,
+    );
+    const before = ok(
+      await issue(c, {
+        warehouseId: w.id,
+        partnerId,
+        dateOperation: '2025-07-03',
+        rows: [{ itemId: i.id, quantity: 1 }],
+      }),
+      201,
+    );
+    for (const path of ['/1.6/warehouses/issue-cards/copy', '/1.6/warehouse/issue-cards/copy']) {
+      const r = await c.post(`${path}?sourceId=${credit.id}&dateOperation=2025-07-03`);
+      expect(r.status).toBe(422);
+      expect(r.body).toMatchObject({ code: 'ValidationFailed', errors: [{ path: 'sourceId' }] });
+      expect((await c.get(`${path}?sourceId=${credit.id}&dateOperation=2025-07-03`)).status).toBe(422);
+    }
+    const after = ok(
+      await issue(c, {
+        warehouseId: w.id,
+        partnerId,
+        dateOperation: '2025-07-03',
+        rows: [{ itemId: i.id, quantity: 1 }],
+      }),
+      201,
+    );
+    const seq = (n: string) => Number(n.slice(-5));
+    expect(seq(after.recordNumber)).toBe(seq(before.recordNumber) + 1);
+
+    const sale = ok(
+      await c.post('/1.6/sales/invoices', {
+        ordnerCode: 'OF',
+        warehouseId: w.id,
+        partnerId,
+        dateCreated: '2025-07-02',
+        rows: [{ itemId: i.id, quantity: 1, price: 5 }],
+      }),
+      201,
+    );
+    ok(await c.post(`/1.6/sales/invoices/${sale.id}/cancel`));
+    const cancelled = await c.post(
+      `/1.6/warehouses/issue-cards/copy?sourceId=${sale.id}&dateOperation=2025-07-03`,
+    );
+    expect(cancelled.status).toBe(409);
+    expect(cancelled.body).toMatchObject({ code: 'InvalidState', errors: [{ path: 'sourceId' }] });
+    expect(await stockOf(c, w.id, i.id)).toEqual([8, 16]);
+  });
+
+  it('valuationMethod is fixed once the warehouse has a movement, and kept when a PUT omits it (case 5)', async () => {
+    const w = await warehouse(c, { valuationMethod: 'WeightedAverage' });
+    const { id, ...body } = w;
+    // No movement yet: it may change, and a PUT without it keeps the stored one.
+    expect(
+      ok(await c.put(`/1.6/warehouses/${id}`, { ...body, valuationMethod: 'Custom' })).valuationMethod,
+    ).toBe('Custom');
+    const { valuationMethod: _, ...withoutMethod } = body;
+    expect(ok(await c.put(`/1.6/warehouses/${id}`, withoutMethod)).valuationMethod).toBe('Custom');
+    ok(await c.put(`/1.6/warehouses/${id}`, { ...body, valuationMethod: 'WeightedAverage' }));
+    const i = await item(c);
+    await receive(c, id, '2025-07-01', [[i.id, 1, 1]]);
+    const refused = await c.put(`/1.6/warehouses/${id}`, { ...body, valuationMethod: 'FIFO' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'InvalidState', errors: [{ path: 'valuationMethod' }] });
+    const renamed = ok(await c.put(`/1.6/warehouses/${id}`, { ...withoutMethod, name: 'Hlavný sklad' }));
+    expect([renamed.name, renamed.valuationMethod]).toEqual(['Hlavný sklad', 'WeightedAverage']);
+  });
+
+  it('a given periodId must contain dateAccounting, and dateOperation must not lie in a closed period', async () => {
+    const other = await stack.company();
+    const p2024 = await openYear(other, 2024);
+    await openYear(other, 2025);
+    const p2026 = ok(await other.get('/1.6/periods?pageSize=500')).items.find(
+      (p: any) => p.code === '2026',
+    ).id;
+    const p = ok(await other.post('/1.6/partners', { code: 'P1', name: 'Odberateľ' }), 201);
+    const w = await warehouse(other);
+    const i = await item(other);
+    await receive(other, w.id, '2024-12-01', [[i.id, 10, 1]]);
+    const body = {
+      ordnerCode: 'VY',
+      warehouseId: w.id,
+      partnerId: p.id,
+      rows: [{ itemId: i.id, quantity: 1 }],
+    };
+    const wrong = await other.post('/1.6/warehouses/issue-cards', {
+      ...body,
+      dateOperation: '2025-03-01',
+      periodId: p2026,
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body).toMatchObject({ code: 'ValidationFailed', errors: [{ path: 'periodId' }] });
+    const wrongReceipt = await other.post('/1.6/warehouses/receipt-cards', {
+      ordnerCode: 'PR',
+      warehouseId: w.id,
+      dateOperation: '2025-03-01',
+      periodId: p2026,
+      rows: [{ itemId: i.id, quantity: 1, costPrice: 1 }],
+    });
+    expect(wrongReceipt.body).toMatchObject({ code: 'ValidationFailed', errors: [{ path: 'periodId' }] });
+    const wrongInvoice = await other.post('/1.6/sales/invoices', {
+      ordnerCode: 'OF',
+      warehouseId: w.id,
+      partnerId: p.id,
+      dateCreated: '2025-03-01',
+      periodId: p2026,
+      rows: [{ name: 'Služba', quantity: 1, price: 10 }],
+    });
+    expect(wrongInvoice.status).toBe(422);
+    expect(wrongInvoice.body).toMatchObject({ code: 'ValidationFailed', errors: [{ path: 'periodId' }] });
+    ok(await other.post(`/1.6/periods/${p2024}/close`));
+    const inClosed = await other.post('/1.6/warehouses/issue-cards', {
+      ...body,
+      dateOperation: '2024-12-30',
+      dateAccounting: '2025-01-02',
+    });
+    expect(inClosed.status).toBe(422);
+    expect(inClosed.body).toMatchObject({ code: 'PeriodClosed', errors: [{ path: 'dateOperation' }] });
+    expect(ok(await other.get('/1.6/warehouses/issue-cards')).totalCount).toBe(0);
+    expect(await stockOf(other, w.id, i.id)).toEqual([10, 10]);
+  });
+
+  it('cards with rows in opposite orders never deadlock, also when their balance rows do not exist yet', async () => {
+    // Negative stock allowed and no receipt: the concurrent cards insert the missing balance rows.
+    const w = await warehouse(c, { allowNegativeStock: true });
+    const [a, b] = [await item(c), await item(c)];
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        issue(c, {
+          warehouseId: w.id,
+          partnerId,
+          dateOperation: '2025-08-02',
+          rows: (n % 2 ? [a, b] : [b, a]).map((x) => ({ itemId: x.id, quantity: 1 })),
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(40).fill(201));
+    expect([await stockOf(c, w.id, a.id), await stockOf(c, w.id, b.id)]).toEqual([
+      [-40, 0],
+      [-40, 0],
+    ]);
+  });
+});
+
 /** The `stock-revalued` events of the given cards, from a durable consumer, in publish order. */
 async function revaluedEvents(cardIds: string[]): Promise<any[]> {
   const nc = await connect({ servers: stack.natsUrl });

@@ -89,7 +89,8 @@ export function crudOperations(
       summary: `Update ${xmlName} (all data, not a patch)`,
       tag,
       params: IdParams,
-      body: { schema: crud.input },
+      // The update's own data schema: a resource may relax the create's defaults on PUT (warehouses).
+      body: { schema: (crud.update.request as z.ZodObject<{ data: z.ZodObject }>).shape.data },
       reply: crud.output,
       xmlRoot: xmlName,
       run: ({ params, body }, call) => call(crud.update, { id: params.id, data: body }),

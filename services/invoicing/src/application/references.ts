@@ -39,12 +39,19 @@ export async function resolvePartner(
   return p;
 }
 
-/** The accounting period (DESIGN §5 "Period"): by id, else the one containing `date`. 422 PeriodNotFound / PeriodClosed. */
+/**
+ * The accounting period of a document (DESIGN §5 "Period"): `periodId` if given, else the period that
+ * contains `date` (the document's dateAccounting). A given `periodId` must contain `date` (422
+ * ValidationFailed naming periodId). `operationDate` (warehouse cards' dateOperation), when given, must
+ * not lie in a closed period either.
+ * @throws 422 PeriodNotFound (unknown id, no period on the date), PeriodClosed, ValidationFailed
+ */
 export async function resolvePeriodLocal(
   em: EntityManager,
   periodId: string | null | undefined,
   date: string,
   field = 'dateAccounting',
+  operationDate?: string | null,
 ): Promise<Period> {
   const p = periodId
     ? await em.findOne(PeriodEntity, { id: periodId })
@@ -56,10 +63,29 @@ export async function resolvePeriodLocal(
       periodId ? 'the period does not exist' : `no accounting period contains ${date}`,
       { errors: [{ path, message: 'no such period' }] },
     );
+  if (periodId && (date < p.dateFrom || date > p.dateTo))
+    throw unprocessable(ErrorCode.ValidationFailed, `period ${p.code} does not contain ${field} ${date}`, {
+      errors: [
+        {
+          path: 'periodId',
+          message: `period ${p.code} (${p.dateFrom} – ${p.dateTo}) does not contain ${date}`,
+        },
+      ],
+    });
   if (p.closed)
     throw unprocessable(ErrorCode.PeriodClosed, `period ${p.code} is closed`, {
       errors: [{ path, message: `period ${p.code} is closed` }],
     });
+  if (operationDate && (operationDate < p.dateFrom || operationDate > p.dateTo)) {
+    const op = await em.findOne(PeriodEntity, {
+      dateFrom: { $lte: operationDate },
+      dateTo: { $gte: operationDate },
+    });
+    if (op?.closed)
+      throw unprocessable(ErrorCode.PeriodClosed, `period ${op.code} is closed`, {
+        errors: [{ path: 'dateOperation', message: `period ${op.code} is closed` }],
+      });
+  }
   return { id: p.id, code: p.code, dateFrom: p.dateFrom, dateTo: p.dateTo, closed: p.closed };
 }
 

@@ -647,6 +647,7 @@ export async function copySource(ctx: Ctx, id: string): Promise<SalesInvoiceCopy
     warehouseId: inv.warehouseId,
     partnerId: inv.partnerId ?? null,
     partnerAddress: inv.partnerAddress ?? null,
+    cancelled: inv.cancelled,
     rows: rows.map((r) => ({
       itemId: r.itemId ?? null,
       code: r.code ?? null,

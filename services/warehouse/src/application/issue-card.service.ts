@@ -178,7 +178,7 @@ export async function resolveIssue(
   if (method === 'Custom') requireCostPrices(input.rows);
   const [, period, reportId, source] = await Promise.all([
     checkPartner(kit, ctx, input.partnerId),
-    findPeriod(kit, ctx, input.periodId, dateAccounting),
+    findPeriod(kit, ctx, input.periodId, dateAccounting, dateOperation),
     findReportId(kit, ctx, input.reportId, input.reportCode, ordner),
     sourceType !== undefined ? sourceType : input.sourceId ? findSourceType(deps, ctx, input.sourceId) : null,
   ]);
@@ -385,6 +385,8 @@ async function findSourceType(deps: WarehouseDeps, ctx: Ctx, sourceId: string): 
 
 interface CopySource {
   sourceType: SourceType;
+  /** A cancelled sales invoice (cards are never cancelled). */
+  cancelled: boolean;
   ordnerId: string | null;
   warehouseId: string | null;
   partnerId: string | null;
@@ -401,6 +403,7 @@ async function loadSource(deps: WarehouseDeps, ctx: Ctx, sourceId: string): Prom
     const rows = await em.find(IssueCardRowEntity, { issueCardId: card.id }, { orderBy: { rowNo: 'asc' } });
     return {
       sourceType: 'IssueCard',
+      cancelled: false,
       ordnerId: card.ordnerId,
       warehouseId: card.warehouseId,
       partnerId: card.partnerId,
@@ -427,6 +430,7 @@ async function loadSource(deps: WarehouseDeps, ctx: Ctx, sourceId: string): Prom
     );
     return {
       sourceType: 'ReceiptCard',
+      cancelled: false,
       ordnerId: null,
       warehouseId: receipt.warehouseId,
       partnerId: receipt.partnerId ?? null,
@@ -458,6 +462,7 @@ async function loadSource(deps: WarehouseDeps, ctx: Ctx, sourceId: string): Prom
   );
   return {
     sourceType: 'SalesInvoice',
+    cancelled: invoice.cancelled,
     ordnerId: null,
     warehouseId: invoice.warehouseId,
     partnerId: invoice.partnerId,
@@ -490,16 +495,24 @@ export async function copyIssueCard(
   store: boolean,
 ): Promise<IssueCard> {
   const src = await loadSource(deps, ctx, sourceId);
-  if (!src.rows.length) {
+  if (src.cancelled)
     throw new AppError(
-      ErrorKind.unprocessable,
-      ErrorCode.ReferenceNotFound,
-      'the source has no stock items to issue',
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      'a cancelled sales invoice cannot be copied',
       {
-        errors: [{ path: 'sourceId', message: 'no stock item rows' }],
+        errors: [{ path: 'sourceId', message: 'the sales invoice is cancelled' }],
       },
     );
-  }
+  const rows = mergeSourceRows(src.rows);
+  // Nothing to issue (only service items, or only credit rows): refused before any number is taken.
+  if (!rows.length)
+    throw new AppError(
+      ErrorKind.unprocessable,
+      ErrorCode.ValidationFailed,
+      'the source has no row to issue: no stock item with a positive quantity',
+      { errors: [{ path: 'sourceId', message: 'no stock item row with a positive quantity' }] },
+    );
   if (!src.warehouseId) throw referenceNotFound('sourceId', 'warehouse of the source');
   if (!src.partnerId) throw referenceNotFound('sourceId', 'partner of the source');
   const ordnerId = src.ordnerId ?? (await resolveOrdner(ctx.em, null, undefined, 'IssueCard')).id;
@@ -513,7 +526,7 @@ export async function copyIssueCard(
     dateCreated: date,
     dateOperation: date,
     sourceId,
-    rows: mergeSourceRows(src.rows).map((r) => ({
+    rows: rows.map((r) => ({
       itemId: r.itemId,
       lotNumberID: r.lotNumberID,
       quantity: fmt(r.quantity),

@@ -96,7 +96,7 @@ export async function createReceiptCard(
   const resolved = await resolveRows(em, input.rows);
   const [, period] = await Promise.all([
     input.partnerId ? checkPartner(kit, ctx, input.partnerId) : undefined,
-    findPeriod(kit, ctx, input.periodId, dateAccounting),
+    findPeriod(kit, ctx, input.periodId, dateAccounting, dateOperation),
   ]);
 
   const lines: PostingLine[] = input.rows.map((r, i) => ({

@@ -118,14 +118,24 @@ export async function checkPartner(kit: ServiceKit, ctx: RequestContext, partner
   await request(kit.nc, partners.get, { id: partnerId }, ctx).catch(asReference('partnerId', 'partner'));
 }
 
-/** The accounting period (422 PeriodNotFound / PeriodClosed from invoicing). */
+/**
+ * The accounting period of a card, resolved by invoicing (DESIGN §5 "Period"): `periodId` or the period
+ * of `date` (dateAccounting); `dateOperation` must not lie in a closed period.
+ * @throws 422 PeriodNotFound / PeriodClosed / ValidationFailed (periodId not containing the date)
+ */
 export function findPeriod(
   kit: ServiceKit,
   ctx: RequestContext,
   periodId: string | null | undefined,
   date: string,
+  dateOperation?: string,
 ): Promise<Period> {
-  return request(kit.nc, resolvePeriod, { periodId: periodId ?? null, date }, ctx);
+  return request(
+    kit.nc,
+    resolvePeriod,
+    { periodId: periodId ?? null, date, dateOperation: dateOperation ?? null },
+    ctx,
+  );
 }
 
 /**

@@ -19,10 +19,15 @@ export interface MergedRow extends Omit<SourceRow, 'quantity'> {
   quantity: Dec;
 }
 
-/** Merges rows with the same item, lot and cost price, keeping first-seen order. */
+/**
+ * Merges rows with the same item, lot and cost price, keeping first-seen order. Rows with quantity ≤ 0
+ * are skipped first: issue quantities are positive, and a credit note's returns are a receipt, not an
+ * issue (DESIGN §5 "Issue quantities are positive"). An empty result means nothing to issue.
+ */
 export function mergeSourceRows(rows: readonly SourceRow[]): MergedRow[] {
   const out = new Map<string, MergedRow>();
   for (const r of rows) {
+    if (dec(r.quantity).lte(0)) continue;
     const key = `${r.itemId}|${r.lotNumberID ?? ''}|${r.costPrice === null ? '' : dec(r.costPrice).toFixed()}`;
     const m = out.get(key);
     if (m) m.quantity = m.quantity.plus(dec(r.quantity));

@@ -23,6 +23,7 @@ import {
   ItemEntity,
   LotNumberEntity,
   OrdnerEntity,
+  StockMovementEntity,
   UnitEntity,
   WarehouseEntity,
 } from '../persistence/entities.js';
@@ -30,6 +31,7 @@ import {
 type ItemRow = InstanceType<typeof ItemEntity.class>;
 type OrdnerRow = InstanceType<typeof OrdnerEntity.class>;
 type LotRow = InstanceType<typeof LotNumberEntity.class>;
+type WarehouseRow = InstanceType<typeof WarehouseEntity.class>;
 
 const warehouseFields = [
   'id',
@@ -84,7 +86,23 @@ export function registerMasterData(kit: ServiceKit): void {
   registerCrud(kit, warehouses, {
     entity: WarehouseEntity,
     label: 'Warehouse',
-    assign: (input: any) => input,
+    // A PUT that omits valuationMethod keeps the stored one (DESIGN §5 "valuationMethod").
+    assign: (input: any, _ctx, existing?: WarehouseRow) => ({
+      ...input,
+      valuationMethod: input.valuationMethod ?? existing?.valuationMethod ?? 'FIFO',
+    }),
+    beforeStore: async (data, ctx, existing) => {
+      if (!existing || data.valuationMethod === existing.valuationMethod) return;
+      if (await ctx.em.count(StockMovementEntity, { warehouseId: existing.id }))
+        throw new AppError(
+          ErrorKind.conflict,
+          ErrorCode.InvalidState,
+          `the warehouse has stock movements: its valuationMethod stays ${existing.valuationMethod}`,
+          {
+            errors: [{ path: 'valuationMethod', message: 'cannot change once the warehouse has a movement' }],
+          },
+        );
+    },
     toDtos: (rows) => rows.map((r) => pick(r, warehouseFields) as any),
   });
   registerCrud(kit, units, {

@@ -6,12 +6,18 @@ import { DateOnly, Decimal4, Guid, z } from '../primitives.js';
 import { Period } from './master-data.contract.js';
 
 /**
- * The accounting period of a document (DESIGN §5 "Period"): `periodId` if given, else the period that
- * contains `date`. Errors: 422 PeriodNotFound (unknown id or no period on the date), 422 PeriodClosed.
+ * The accounting period of a document (DESIGN §5 "Period"): `periodId` if given (it must contain `date`),
+ * else the period that contains `date` (the dateAccounting); `dateOperation`, when given, must not lie in
+ * a closed period. Errors: 422 PeriodNotFound (unknown id or no period on the date), 422 PeriodClosed,
+ * 422 ValidationFailed naming periodId.
  */
 export const resolvePeriod = defineContract({
   subject: 'invoicing.periods.resolve',
-  request: z.object({ periodId: Guid().nullable().optional(), date: DateOnly() }),
+  request: z.object({
+    periodId: Guid().nullable().optional(),
+    date: DateOnly(),
+    dateOperation: DateOnly().nullable().optional(),
+  }),
   reply: Period,
 });
 
@@ -23,6 +29,8 @@ export const SalesInvoiceCopySource = z.object({
   warehouseId: Guid().nullable(),
   partnerId: Guid().nullable(),
   partnerAddress: z.string().nullable(),
+  /** A cancelled invoice cannot be copied (DESIGN §5 "Issue quantities are positive"). */
+  cancelled: z.boolean(),
   rows: z.array(
     z.object({
       itemId: Guid().nullable(),

@@ -4,7 +4,18 @@
  */
 import { defineContract } from '../contract.js';
 import { CodeList, CodeListInput, crudContracts } from '../crud.js';
-import { Bool, DateOnly, Decimal4, decimal, Guid, Page, PageQuery, Text, z } from '../primitives.js';
+import {
+  Bool,
+  DateOnly,
+  Decimal4,
+  decimal,
+  Guid,
+  Page,
+  PageQuery,
+  Text,
+  UpdateOf,
+  z,
+} from '../primitives.js';
 
 /** Stock valuation method of a warehouse (DESIGN §5). */
 export const ValuationMethod = z.enum(['FIFO', 'WeightedAverage', 'Custom']);
@@ -31,7 +42,19 @@ export const Warehouse = z.object({
   expenseAccount: z.string(),
 });
 export type Warehouse = z.infer<typeof Warehouse>;
-export const warehouses = crudContracts('warehouse.warehouses', WarehouseInput, Warehouse);
+const warehouseCrud = crudContracts('warehouse.warehouses', WarehouseInput, Warehouse);
+/**
+ * Warehouses. `PUT` may omit `valuationMethod` (the stored one is kept); changing it once the warehouse
+ * has a movement is 409 InvalidState (DESIGN §5 "valuationMethod").
+ */
+export const warehouses = {
+  ...warehouseCrud,
+  update: defineContract({
+    subject: 'warehouse.warehouses.update',
+    request: UpdateOf(WarehouseInput.extend({ valuationMethod: ValuationMethod.optional() })),
+    reply: Warehouse,
+  }),
+};
 
 /** Unit of measure (`ks`, `kg`, ...). */
 export const units = crudContracts('warehouse.units', CodeListInput, CodeList);
