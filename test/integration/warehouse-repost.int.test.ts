@@ -320,6 +320,64 @@ describe('the smaller rules of issue #10', () => {
     expect(await stockOf(other, w.id, i.id)).toEqual([10, 10]);
   });
 
+  it('the default issue-card ordner is an explicit flag: a new ordner with a lower code diverts nothing', async () => {
+    const other = await stack.company();
+    await openYear(other, 2025);
+    const p = ok(await other.post('/1.6/partners', { code: 'P1', name: 'Odberateľ' }), 201);
+    const w = await warehouse(other);
+    const i = await item(other);
+    ok(
+      await other.post('/1.6/warehouses/receipt-cards', {
+        ordnerCode: 'PR',
+        warehouseId: w.id,
+        partnerId: p.id,
+        dateOperation: '2025-09-01',
+        rows: [{ itemId: i.id, quantity: 10, costPrice: 1 }],
+      }),
+      201,
+    );
+    // Enough for the copies below (each copy issues the receipt's 10 pieces).
+    ok(
+      await other.post('/1.6/warehouses/receipt-cards', {
+        ordnerCode: 'PR',
+        warehouseId: w.id,
+        dateOperation: '2025-09-01',
+        rows: [{ itemId: i.id, quantity: 20, costPrice: 1 }],
+      }),
+      201,
+    );
+    const ordners = async () => ok(await other.get('/1.6/ordners?pageSize=500')).items;
+    const vy = (await ordners()).find((o: any) => o.code === 'VY');
+    expect(vy.isDefault).toBe(true);
+    const fo = ok(
+      await other.post('/1.6/ordners', {
+        code: 'FO',
+        name: 'Iné výdajky',
+        documentType: 'IssueCard',
+        isDefault: true,
+      }),
+      201,
+    );
+    expect(fo.isDefault).toBe(false); // creating never changes the default
+    // A copy of a receipt card goes to the default issue-card ordner (DESIGN §5 "Copy").
+    const receipt = ok(await other.get('/1.6/warehouses/receipt-cards')).items.find((r: any) => r.partnerId);
+    const card = () =>
+      other.post(`/1.6/warehouses/issue-cards/copy?sourceId=${receipt.id}&dateOperation=2025-09-02`);
+    expect(ok(await card(), 201).ordnerId).toBe(vy.id);
+    // Only a PUT moves the default, and the old default is cleared with it.
+    const { id: foId, ...foBody } = fo;
+    expect(ok(await other.put(`/1.6/ordners/${foId}`, { ...foBody, isDefault: true })).isDefault).toBe(true);
+    expect(ok(await card(), 201).ordnerId).toBe(fo.id);
+    expect(
+      (await ordners())
+        .filter((o: any) => o.documentType === 'IssueCard' && o.isDefault)
+        .map((o: any) => o.code),
+    ).toEqual(['FO']);
+    const dropped = await other.put(`/1.6/ordners/${foId}`, { ...foBody, isDefault: false });
+    expect(dropped.status).toBe(409);
+    expect(dropped.body).toMatchObject({ code: 'InvalidState', errors: [{ path: 'isDefault' }] });
+  });
+
   it('cards with rows in opposite orders never deadlock, also when their balance rows do not exist yet', async () => {
     // Negative stock allowed and no receipt: the concurrent cards insert the missing balance rows.
     const w = await warehouse(c, { allowNegativeStock: true });

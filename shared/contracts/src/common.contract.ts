@@ -40,6 +40,12 @@ export const OrdnerInput = z.object({
   documentType: DocumentType,
   numberFormat: NumberFormat().optional(),
   reportId: Guid().nullable().optional(),
+  /**
+   * The default ordner of its document type (copies and documents without an ordner go there). Changed
+   * only by `PUT` with `true` (the previous default is cleared); ignored on create; `false` on the
+   * default is 409 InvalidState (DESIGN §5).
+   */
+  isDefault: Bool().optional(),
 });
 export const Ordner = z.object({
   id: Guid(),
@@ -48,6 +54,7 @@ export const Ordner = z.object({
   documentType: DocumentType,
   numberFormat: z.string(),
   reportId: Guid().nullable(),
+  isDefault: z.boolean(),
 });
 export type Ordner = z.infer<typeof Ordner>;
 

@@ -25,8 +25,16 @@ export const ordnerEntity = (schema: string) =>
       documentType: p.string().length(20),
       numberFormat: p.string().length(50),
       reportId: p.uuid().nullable(),
+      /** The company's default ordner of its document type: exactly one per type (DESIGN §5 "Copy"). */
+      isDefault: p.boolean(),
     },
     uniques: [{ properties: ['companyId', 'code'] }],
+    indexes: [
+      {
+        name: 'ordner_default_unique',
+        expression: `create unique index "ordner_default_unique" on "${schema}"."ordner" ("company_id", "document_type") where "is_default"`,
+      },
+    ],
   });
 
 type OrdnerEntity = ReturnType<typeof ordnerEntity>;
@@ -54,7 +62,7 @@ export async function resolveOrdner(
   const o =
     id || code
       ? await em.findOne(entity, id ? { id } : { code: code! })
-      : await em.findOne(entity, { documentType }, { orderBy: { code: 'asc' } });
+      : await em.findOne(entity, { documentType, isDefault: true });
   if (!o) {
     if (id || code) throw referenceNotFound(path, 'ordner');
     throw unprocessable(ErrorCode.ReferenceNotFound, `the company has no ${documentType} ordner`);
@@ -67,6 +75,49 @@ export async function resolveOrdner(
     );
   }
   return o as OrdnerRow;
+}
+
+/**
+ * The default-ordner rule of the ordner endpoints (DESIGN §5): one explicit default per document type,
+ * set by seeding and changed only by `PUT … {isDefault: true}` (the previous default of that type is
+ * cleared in the same transaction). Creating an ordner never changes the default (it becomes one only
+ * when its type has none); `isDefault: false` on the default is 409 InvalidState (make another one the
+ * default instead), and so is moving the default to another document type.
+ */
+export function defaultOrdnerRule(entity: OrdnerEntity) {
+  return {
+    /** The stored flag: kept or set on update, decided by the type's current default on create. */
+    async isDefault(
+      em: EntityManager,
+      documentType: string,
+      wanted: boolean | undefined,
+      existing?: OrdnerRow,
+    ) {
+      if (existing) return wanted ?? existing.isDefault;
+      return !(await em.count(entity, { documentType, isDefault: true }));
+    },
+    /** In the update's transaction: refuses dropping the default; clears the type's other default. */
+    async beforeStore(
+      em: EntityManager,
+      data: { isDefault?: boolean; documentType?: string },
+      existing?: OrdnerRow,
+    ) {
+      if (!existing) return;
+      if (existing.isDefault && (!data.isDefault || data.documentType !== existing.documentType))
+        throw new AppError(
+          ErrorKind.conflict,
+          ErrorCode.InvalidState,
+          `ordner ${existing.code} is the default ${existing.documentType} ordner: make another one the default first`,
+          { errors: [{ path: 'isDefault', message: 'the default ordner of its document type' }] },
+        );
+      if (data.isDefault && !existing.isDefault)
+        await em.nativeUpdate(
+          entity,
+          { documentType: data.documentType, isDefault: true, id: { $ne: existing.id } },
+          { isDefault: false },
+        );
+    },
+  };
 }
 
 /** Gapless record-number counter per ordner and year (DESIGN §5 "Record numbers"). */

@@ -31,7 +31,7 @@ import {
   validationFailed,
 } from '@bm/errors';
 import { request, serve } from '@bm/messaging';
-import { type Ctx, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
+import { type Ctx, defaultOrdnerRule, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import {
   BankAccountEntity,
@@ -204,10 +204,11 @@ export function registerMasterData(kit: ServiceKit): void {
     });
   }
 
+  const defaultOrdner = defaultOrdnerRule(OrdnerEntity);
   registerCrud(kit, invoicingOrdners, {
     entity: OrdnerEntity,
     label: 'Ordner',
-    assign: async (input: any, ctx) => {
+    assign: async (input: any, ctx, existing) => {
       if (input.documentType !== 'SalesInvoice' && input.documentType !== 'PurchaseInvoice') {
         throw validationFailed([
           { path: 'documentType', message: 'invoicing ordners hold SalesInvoice or PurchaseInvoice' },
@@ -224,9 +225,14 @@ export function registerMasterData(kit: ServiceKit): void {
         ...input,
         reportId: input.reportId ?? null,
         numberFormat: input.numberFormat || `${input.code}{yyyy}{seq:5}`,
+        isDefault: await defaultOrdner.isDefault(ctx.em, input.documentType, input.isDefault, existing),
       };
     },
+    beforeStore: (data, ctx, existing) => defaultOrdner.beforeStore(ctx.em, data as any, existing),
     toDtos: (rows) =>
-      rows.map((o) => pick(o, ['id', 'code', 'name', 'documentType', 'numberFormat', 'reportId']) as any),
+      rows.map(
+        (o) =>
+          pick(o, ['id', 'code', 'name', 'documentType', 'numberFormat', 'reportId', 'isDefault']) as any,
+      ),
   });
 }

@@ -84,6 +84,7 @@ export function registerProvision(kit: ServiceKit): void {
           documentType,
           numberFormat: `${code}{yyyy}{seq:5}`,
           reportId: profile.reportIds[documentType] ?? null,
+          isDefault: true,
         });
       }
       for (const [code, name] of DEFAULT_PAYMENT_TYPES)

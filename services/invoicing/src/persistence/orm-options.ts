@@ -3,6 +3,7 @@ import { entities, SCHEMA } from './entities.js';
 import { Migration20261122000000 } from './migrations/Migration20261122000000.js';
 import { Migration20261122000100 } from './migrations/Migration20261122000100.js';
 import { Migration20261123000000 } from './migrations/Migration20261123000000.js';
+import { Migration20261123200000 } from './migrations/Migration20261123200000.js';
 
 export const ormOptions = {
   schema: SCHEMA,
@@ -11,5 +12,6 @@ export const ormOptions = {
     { name: 'Migration20261122000000', class: Migration20261122000000 },
     { name: 'Migration20261122000100', class: Migration20261122000100 },
     { name: 'Migration20261123000000', class: Migration20261123000000 },
+    { name: 'Migration20261123200000', class: Migration20261123200000 },
   ],
 };

@@ -18,7 +18,7 @@ import {
 } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound, validationFailed } from '@bm/errors';
 import { request, serve } from '@bm/messaging';
-import { type Ctx, paginate, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
+import { type Ctx, defaultOrdnerRule, paginate, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
 import {
   ItemEntity,
   LotNumberEntity,
@@ -78,8 +78,10 @@ async function itemDtos(rows: ItemRow[], ctx: Ctx): Promise<Item[]> {
 }
 
 export const ordnerDto = (o: OrdnerRow): Ordner =>
-  pick(o, ['id', 'code', 'name', 'documentType', 'numberFormat', 'reportId']) as Ordner;
+  pick(o, ['id', 'code', 'name', 'documentType', 'numberFormat', 'reportId', 'isDefault']) as Ordner;
 const lotDto = (l: LotRow): LotNumber => pick(l, ['id', 'itemId', 'number', 'expiryDate']);
+
+const defaultOrdner = defaultOrdnerRule(OrdnerEntity);
 
 /** Registers the master-data endpoints of the warehouse service. */
 export function registerMasterData(kit: ServiceKit): void {
@@ -123,7 +125,7 @@ export function registerMasterData(kit: ServiceKit): void {
   registerCrud(kit, warehouseOrdners, {
     entity: OrdnerEntity,
     label: 'Ordner',
-    assign: async (input: any, ctx) => {
+    assign: async (input: any, ctx, existing) => {
       if (input.documentType !== 'IssueCard' && input.documentType !== 'ReceiptCard') {
         throw validationFailed([
           { path: 'documentType', message: 'warehouse ordners hold IssueCard or ReceiptCard' },
@@ -135,8 +137,10 @@ export function registerMasterData(kit: ServiceKit): void {
         ...input,
         reportId: input.reportId ?? null,
         numberFormat: input.numberFormat || `${input.code}{yyyy}{seq:5}`,
+        isDefault: await defaultOrdner.isDefault(ctx.em, input.documentType, input.isDefault, existing),
       };
     },
+    beforeStore: (data, ctx, existing) => defaultOrdner.beforeStore(ctx.em, data as any, existing),
     toDtos: (rows) => rows.map(ordnerDto),
   });
 

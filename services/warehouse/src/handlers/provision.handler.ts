@@ -52,6 +52,7 @@ export function registerProvision(kit: ServiceKit): void {
           documentType,
           numberFormat: `${code}{yyyy}{seq:5}`,
           reportId: profile.reportIds[documentType] ?? null,
+          isDefault: true,
         });
       }
       await em.flush();
