@@ -378,6 +378,51 @@ describe('the smaller rules of issue #10', () => {
     expect(dropped.body).toMatchObject({ code: 'InvalidState', errors: [{ path: 'isDefault' }] });
   });
 
+  it('a period closed while 100 cards dated in it are stored: each card committed before the close or was refused', async () => {
+    const other = await stack.company();
+    const p2024 = await openYear(other, 2024);
+    const p = ok(await other.post('/1.6/partners', { code: 'P1', name: 'Odberateľ' }), 201);
+    const w = await warehouse(other);
+    // Cards of different items do not wait for each other's balance rows.
+    const its = await Promise.all(Array.from({ length: 10 }, () => item(other)));
+    await receive(
+      other,
+      w.id,
+      '2024-01-02',
+      its.map((x) => [x.id, 100, 1] as [string, number, number]),
+    );
+    const stored = async () => ok(await other.get('/1.6/warehouses/issue-cards')).totalCount;
+    const card = (n: number) =>
+      other.post('/1.6/warehouses/issue-cards', {
+        ordnerCode: 'VY',
+        warehouseId: w.id,
+        partnerId: p.id,
+        dateOperation: '2024-06-01',
+        rows: [{ itemId: its[n % 10].id, quantity: 1 }],
+      });
+    // The cards arrive one every 2 ms; the close is sent after the 40th, while the others keep coming.
+    const cards: ReturnType<typeof card>[] = [];
+    let close: Promise<unknown> | undefined;
+    for (let n = 0; n < 100; n++) {
+      cards.push(card(n));
+      if (n === 40) close = other.post(`/1.6/periods/${p2024}/close`).then((r) => ok(r));
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await close;
+    const atClose = await stored();
+    const replies = await Promise.all(cards);
+    const statuses = replies.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.code}`));
+    expect(statuses.filter((x) => x !== 201 && x !== '422 PeriodClosed')).toEqual([]);
+    const accepted = statuses.filter((x) => x === 201).length;
+    // Nothing committed into the period after its close completed: what was stored then is all there is.
+    expect(await stored()).toBe(atClose);
+    expect(accepted).toBe(atClose);
+    expect(accepted).toBeGreaterThan(0);
+    const left = await Promise.all(its.map((x) => stockOf(other, w.id, x.id)));
+    expect(left.reduce((a, [q]) => a + q, 0)).toBe(1000 - accepted);
+    console.log(`period close under load: ${accepted} cards before the close, ${100 - accepted} refused`);
+  });
+
   it('cards with rows in opposite orders never deadlock, also when their balance rows do not exist yet', async () => {
     // Negative stock allowed and no receipt: the concurrent cards insert the missing balance rows.
     const w = await warehouse(c, { allowNegativeStock: true });

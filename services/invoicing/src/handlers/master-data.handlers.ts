@@ -7,6 +7,7 @@
 import {
   bankAccounts,
   closePeriod,
+  closeWarehousePeriod,
   costCenters,
   costUnits,
   deliveryTypes,
@@ -164,11 +165,13 @@ export function registerMasterData(kit: ServiceKit): void {
     kit.service,
     closePeriod,
     async ({ id }, ctx) => {
-      // The exclusive lock waits for documents that are being stored in the period (they hold a share lock).
+      // The exclusive lock waits for invoices being stored in the period (they hold a share lock); the
+      // warehouse closes its own copy the same way before this commits, so no card enters it either.
       return ctx.em.transactional(async (tx) => {
         const p = await tx.findOne(PeriodEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!p) throw notFound('Period');
         p.closed = true;
+        await request(kit.nc, closeWarehousePeriod, { periodId: id }, ctx);
         return periodDto(p);
       });
     },

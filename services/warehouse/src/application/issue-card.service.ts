@@ -40,6 +40,7 @@ import {
   ReceiptCardEntity,
   ReceiptCardRowEntity,
 } from '../persistence/entities.js';
+import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
 import {
   type BalanceRow,
   isCurrent,
@@ -245,6 +246,8 @@ export async function valueAndStore(
         ]),
       ).values(),
     ];
+    // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
+    if (opts.store) await lockOpenPeriodState(tx, ctx.companyId!, period.id);
     const balances: Map<string, BalanceRow | undefined> = opts.store
       ? await lockBalances(tx, ctx.companyId!, warehouse.id, keys)
       : await readBalances(tx, warehouse.id, keys);
@@ -339,7 +342,7 @@ export async function valueAndStore(
         amount: r.amount,
       }),
     );
-    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, ctx, ids));
+    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, { ...ctx, em: tx }, ids));
     // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
     const recordNumber = await numbering.assign();
     const card = tx.create(IssueCardEntity, {

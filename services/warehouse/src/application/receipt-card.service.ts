@@ -27,6 +27,7 @@ import {
   ReceiptCardEntity,
   ReceiptCardRowEntity,
 } from '../persistence/entities.js';
+import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
 import { lockBalances, nextSeqs } from '../persistence/stock-ledger.repository.js';
 import type { WarehouseDeps } from './issue-card.service.js';
 import { type PostingLine, planPosting, storePosting } from './ledger-posting.js';
@@ -108,6 +109,8 @@ export async function createReceiptCard(
   }));
   const card = await em.transactional(async (tx) => {
     const keys = resolved.map((r) => ({ itemId: r.item.id, lotNumberID: r.lotNumberID }));
+    // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
+    await lockOpenPeriodState(tx, companyId, period.id);
     const balances = await lockBalances(tx, companyId, warehouse.id, keys);
     const numbering = recordNumbering(tx, {
       schema: 'warehouse',
@@ -131,7 +134,7 @@ export async function createReceiptCard(
       },
     );
     const [seq] = await nextSeqs(tx, 1);
-    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, ctx, ids));
+    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, { ...ctx, em: tx }, ids));
     const now = new Date();
     const settled = sum([...plan.settled.values()]);
     const rowEntities = input.rows.map((r, i) =>

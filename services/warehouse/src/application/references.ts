@@ -22,6 +22,7 @@ import {
   UnitEntity,
   WarehouseEntity,
 } from '../persistence/entities.js';
+import { closedPeriodStates } from '../persistence/period-state.repository.js';
 
 export type ItemRow = InstanceType<typeof ItemEntity.class>;
 export type WarehouseRow = InstanceType<typeof WarehouseEntity.class>;
@@ -140,17 +141,20 @@ export function findPeriod(
 
 /**
  * Which of `periodIds` are closed (DESIGN §5 "Repost": a revalued card must not lie in a closed
- * period). Asks invoicing, the periods' owner; an unknown id counts as open.
+ * period): the warehouse's own copy, share-locked in the caller's transaction; periods the copy does not
+ * have yet are asked of invoicing, their owner (an unknown id counts as open).
  */
 export async function closedPeriods(
   deps: { kit: ServiceKit },
-  ctx: RequestContext,
+  ctx: RequestContext & { em: EntityManager },
   periodIds: string[],
 ): Promise<Set<string>> {
-  const found = await Promise.all(
-    periodIds.map((id) => request(deps.kit.nc, periods.get, { id }, ctx).catch(() => undefined)),
+  const local = await closedPeriodStates(ctx.em, ctx.companyId!, periodIds);
+  const asked = await Promise.all(
+    local.unknown.map((id) => request(deps.kit.nc, periods.get, { id }, ctx).catch(() => undefined)),
   );
-  return new Set(found.filter((p) => p?.closed).map((p) => p!.id));
+  for (const p of asked) if (p?.closed) local.closed.add(p.id);
+  return local.closed;
 }
 
 /** The report by id or code, else the ordner's default report. */

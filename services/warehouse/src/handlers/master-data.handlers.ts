@@ -3,6 +3,7 @@
  * warehouse-owned ordners (IssueCard, ReceiptCard). Transport only: decode, check references, store.
  */
 import {
+  closeWarehousePeriod,
   createLotNumber,
   type Item,
   items,
@@ -27,6 +28,7 @@ import {
   UnitEntity,
   WarehouseEntity,
 } from '../persistence/entities.js';
+import { closePeriodState } from '../persistence/period-state.repository.js';
 
 type ItemRow = InstanceType<typeof ItemEntity.class>;
 type OrdnerRow = InstanceType<typeof OrdnerEntity.class>;
@@ -85,6 +87,15 @@ const defaultOrdner = defaultOrdnerRule(OrdnerEntity);
 
 /** Registers the master-data endpoints of the warehouse service. */
 export function registerMasterData(kit: ServiceKit): void {
+  serve<typeof closeWarehousePeriod, { em: Ctx['em'] }>(
+    kit.service,
+    closeWarehousePeriod,
+    async ({ periodId }, ctx) => {
+      await closePeriodState(ctx.em, ctx.companyId!, periodId);
+      return { closed: true as const };
+    },
+    kit.serveOpts,
+  );
   registerCrud(kit, warehouses, {
     entity: WarehouseEntity,
     label: 'Warehouse',

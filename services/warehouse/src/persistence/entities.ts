@@ -268,6 +268,20 @@ export const LayerConsumptionEntity = defineEntity({
   indexes: [{ properties: ['layerId', 'dateOperation'] }, { properties: ['documentId'] }],
 });
 
+/**
+ * The warehouse's copy of an accounting period's state (DESIGN §5 "Period"): periods are invoicing's;
+ * a card holds a shared advisory lock on the period in its own transaction, and closing a period sets
+ * `closed` here under the exclusive one before invoicing completes the close. The row is written when the
+ * period is closed; no row means never closed.
+ */
+export const PeriodStateEntity = defineEntity({
+  name: 'PeriodState',
+  tableName: 'period_state',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: { ...tenantColumns(), closed: p.boolean() },
+});
+
 export const OrdnerEntity = ordnerEntity(SCHEMA);
 export const OrdnerCounterEntity = ordnerCounterEntity(SCHEMA);
 export const AccountingEntryEntity = accountingEntryEntity(SCHEMA);
@@ -288,6 +302,7 @@ export const entities = [
   StockMovementEntity,
   ValuationLayerEntity,
   LayerConsumptionEntity,
+  PeriodStateEntity,
   AccountingEntryEntity,
   OutboxEntity,
 ];

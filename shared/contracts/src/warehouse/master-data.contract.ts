@@ -124,3 +124,15 @@ export const resolveCatalog = defineContract({
   }),
   reply: z.object({ items: z.array(Item), units: z.array(CodeList) }),
 });
+
+/**
+ * `warehouse.periods.close` (DESIGN §5 "Period"): sent by invoicing inside its period-close transaction.
+ * The warehouse marks its own copy of the period closed under an exclusive row lock, which waits for the
+ * cards being stored in that period (they hold a share lock); it replies once no card can commit into
+ * the period any more. Request `{periodId}`; reply `{closed: true}`.
+ */
+export const closeWarehousePeriod = defineContract({
+  subject: 'warehouse.periods.close',
+  request: z.object({ periodId: Guid() }),
+  reply: z.object({ closed: z.literal(true) }),
+});

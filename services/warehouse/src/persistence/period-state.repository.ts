@@ -1,0 +1,76 @@
+/**
+ * The warehouse's copy of the accounting periods' state (DESIGN §5 "Period"): share-locked by every card
+ * in its own transaction, closed under an exclusive lock when invoicing closes the period. ORM code only.
+ *
+ * The lock is a transaction-scoped advisory lock keyed by the period id, not `SELECT … FOR SHARE`: row
+ * share locks let new share lockers join ahead of a waiting updater, so under a steady stream of cards a
+ * close could wait indefinitely; the advisory lock queues fairly (a card arriving after the close waits
+ * behind it and then sees the period closed).
+ */
+import { ErrorCode, unprocessable } from '@bm/errors';
+import type { EntityManager } from '@bm/service-kit';
+
+/**
+ * Inside a card's transaction: share-locks the period and checks that the warehouse's copy does not say
+ * closed (no row: never closed; invoicing has just resolved it as open). The lock holds until the card
+ * commits, so a close waits for it, and no card commits into a closed period.
+ * @throws 422 PeriodClosed naming `path`
+ */
+export async function lockOpenPeriodState(
+  tx: EntityManager,
+  companyId: string,
+  periodId: string,
+  path = 'dateAccounting',
+): Promise<void> {
+  await tx.execute(`select pg_advisory_xact_lock_shared(hashtextextended(?, 0))`, [periodId]);
+  const [row] = await tx.execute<{ closed: boolean }[]>(
+    `select "closed" from "warehouse"."period_state" where "id" = ? and "company_id" = ?`,
+    [periodId, companyId],
+  );
+  if (row?.closed)
+    throw unprocessable(ErrorCode.PeriodClosed, 'the period was closed while the card was being stored', {
+      errors: [{ path, message: 'the period is closed' }],
+    });
+}
+
+/**
+ * Which of `periodIds` the warehouse's copy knows as closed, share-locked like a card's own period (a
+ * repost must not revalue a card in a closed period). Returns the closed ones and the ids the copy has no
+ * row for (never closed through the warehouse: a period closed before this copy existed).
+ */
+export async function closedPeriodStates(
+  tx: EntityManager,
+  companyId: string,
+  periodIds: string[],
+): Promise<{ closed: Set<string>; unknown: string[] }> {
+  for (const id of [...periodIds].sort())
+    await tx.execute(`select pg_advisory_xact_lock_shared(hashtextextended(?, 0))`, [id]);
+  const rows = await tx.execute<{ id: string; closed: boolean }[]>(
+    `select "id", "closed" from "warehouse"."period_state" where "company_id" = ? and "id" = any(?::uuid[])`,
+    [companyId, `{${periodIds.join(',')}}`],
+  );
+  const known = new Set(rows.map((r) => r.id));
+  return {
+    closed: new Set(rows.filter((r) => r.closed).map((r) => r.id)),
+    unknown: periodIds.filter((id) => !known.has(id)),
+  };
+}
+
+/**
+ * Closes the warehouse's copy of a period (invoicing's close calls this before it commits). The exclusive
+ * lock waits for every card holding the share lock; cards arriving meanwhile wait behind it.
+ */
+export async function closePeriodState(
+  em: EntityManager,
+  companyId: string,
+  periodId: string,
+): Promise<void> {
+  await em.transactional(async (tx) => {
+    await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [periodId]);
+    await tx.execute(
+      `insert into "warehouse"."period_state" ("id", "company_id", "closed") values (?, ?, true)
+       on conflict ("id") do update set "closed" = true`,
+      [periodId, companyId],
+    );
+  });
+}
