@@ -105,8 +105,8 @@ try {
     const pairs = movements / 2;
     await db.query(
       `with g as (select i, gen_random_uuid() as layer, gen_random_uuid() as doc from generate_series(1, $4::int) i),
-       l as (insert into warehouse.valuation_layer (id, company_id, warehouse_id, item_id, lot_key, date_operation, seq, quantity, unit_cost, amount, remaining_quantity, remaining_value)
-             select layer, $1, $2, $3, '00000000-0000-0000-0000-000000000000', date '2020-01-01' + (i / 40), nextval('warehouse.ledger_seq'), 10, 1 + (i % 7) / 10.0, 10 * (1 + (i % 7) / 10.0), 0, 0 from g returning id),
+       l as (insert into warehouse.valuation_layer (id, company_id, warehouse_id, item_id, lot_key, date_operation, seq, line_no, quantity, unit_cost, amount, remaining_quantity, remaining_value)
+             select layer, $1, $2, $3, '00000000-0000-0000-0000-000000000000', date '2020-01-01' + (i / 40), nextval('warehouse.ledger_seq'), 0, 10, 1 + (i % 7) / 10.0, 10 * (1 + (i % 7) / 10.0), 0, 0 from g returning id),
        m1 as (insert into warehouse.stock_movement (id, company_id, warehouse_id, item_id, lot_key, date_operation, seq, quantity, value, document_type, document_id)
              select gen_random_uuid(), $1, $2, $3, '00000000-0000-0000-0000-000000000000', date '2020-01-01' + (i / 40), nextval('warehouse.ledger_seq'), 10, 10 * (1 + (i % 7) / 10.0), 'ReceiptCard', doc from g returning id),
        m2 as (insert into warehouse.stock_movement (id, company_id, warehouse_id, item_id, lot_key, date_operation, seq, quantity, value, document_type, document_id)

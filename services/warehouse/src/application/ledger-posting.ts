@@ -28,8 +28,6 @@ import {
 import { issueEntries, receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
-  IssueCardEntity,
-  IssueCardRowEntity,
   OutboxEntity,
   ReceiptCardEntity,
   ReceiptCardRowEntity,
@@ -43,7 +41,22 @@ import {
   lotKeyOf,
 } from '../persistence/stock-ledger.repository.js';
 
-type CardRowRow = InstanceType<typeof IssueCardRowEntity.class>;
+/** A stored issue card row as a repost reads and rewrites it (plain data, not an ORM entity). */
+export interface StoredIssueRow {
+  id: string;
+  issueCardId: string;
+  rowNo: number;
+  lineNo: number;
+  itemId: string;
+  code: string | null;
+  name: string | null;
+  unitId: string | null;
+  lotNumberId: string | null;
+  quantity: string;
+  sellPrice: string;
+  costPrice: string;
+  amount: string;
+}
 
 /** One line of the new document. */
 export interface PostingLine {
@@ -98,7 +111,7 @@ export interface PostingPlan {
   /** Receipt: the settlement value of each line of the new document. */
   settled: Map<number, Dec>;
   /** Later documents' lines by document id (loaded once, shared by the keys). */
-  laterIssueRows: Map<string, CardRowRow[]>;
+  laterIssueRows: Map<string, StoredIssueRow[]>;
 }
 
 const keyOf = (l: { itemId: string; lotNumberID: string | null }) => stockKey(l.itemId, l.lotNumberID);
@@ -109,14 +122,19 @@ async function laterDocs(
   refs: LaterDocRef[],
   key: { itemId: string; lotNumberID: string | null },
   method: ValuationMethod,
-  issueRows: Map<string, CardRowRow[]>,
+  issueRows: Map<string, StoredIssueRow[]>,
 ): Promise<LedgerDoc[]> {
   const missing = refs.filter((r) => r.kind === 'issue' && !issueRows.has(r.docId)).map((r) => r.docId);
-  for (let i = 0; i < missing.length; i += 5000) {
-    const chunk = missing.slice(i, i + 5000);
-    for (const id of chunk) issueRows.set(id, []);
-    for (const row of await em.find(IssueCardRowEntity, { issueCardId: { $in: chunk } }))
-      issueRows.get(row.issueCardId)!.push(row);
+  for (const id of missing) issueRows.set(id, []);
+  if (missing.length) {
+    const rows = await em.execute<StoredIssueRow[]>(
+      `select "id", "issue_card_id" as "issueCardId", "row_no" as "rowNo", "line_no" as "lineNo", "item_id" as "itemId",
+              "code", "name", "unit_id" as "unitId", "lot_number_id" as "lotNumberId", "quantity"::text,
+              "sell_price"::text as "sellPrice", "cost_price"::text as "costPrice", "amount"::text
+         from "warehouse"."issue_card_row" where "issue_card_id" = any(?::uuid[])`,
+      [pgArray(missing)],
+    );
+    for (const row of rows) issueRows.get(row.issueCardId)!.push(row);
   }
   for (const id of missing) issueRows.get(id)!.sort((a, b) => a.rowNo - b.rowNo);
   const receiptIds = refs.filter((r) => r.kind === 'receipt').map((r) => r.docId);
@@ -289,7 +307,7 @@ export async function storePosting(
         `delete from "warehouse"."layer_consumption" c using "warehouse"."valuation_layer" l
           where c."layer_id" = l."id" and c."document_id" = any(?::uuid[])
             and l."company_id" = ? and l."warehouse_id" = ? and l."item_id" = ? and l."lot_key" = ?`,
-        [`{${laterIssueIds.join(',')}}`, ...keyWhere],
+        [pgArray(laterIssueIds), ...keyWhere],
       );
       await tx.execute(
         `delete from "warehouse"."valuation_layer"
@@ -430,7 +448,7 @@ export async function storePosting(
     await tx.execute(
       `update "warehouse"."valuation_layer" l set "remaining_quantity" = u.q, "remaining_value" = u.v
          from unnest(?::uuid[], ?::numeric[], ?::numeric[]) as u(id, q, v) where l."id" = u.id`,
-      [0, 1, 2].map((c) => `{${layerUpdates.map((u) => u[c]).join(',')}}`),
+      [0, 1, 2].map((c) => pgArray(layerUpdates.map((u) => u[c]))),
     );
   const revalued = [
     ...(await reviseLaterIssueCards(tx, ctx, plan, repostedLines)),
@@ -453,6 +471,10 @@ export async function storePosting(
   }
 }
 
+/** A PostgreSQL array literal of `values` (every element quoted; null as NULL), for `?::type[]`. */
+export const pgArray = (values: readonly unknown[]): string =>
+  `{${values.map((v) => (v === null || v === undefined ? 'NULL' : `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+
 /**
  * Inserts rows with one statement per table (`insert … select from unnest(…)`, one round trip however
  * many rows); `withId` prepends a generated id column.
@@ -466,8 +488,7 @@ async function insertRows(
   withId = true,
 ): Promise<void> {
   if (!rows.length) return;
-  // PostgreSQL array literals: every value here is a uuid, date, number or a fixed word (no commas or quotes).
-  const arrays = columns.map((_, c) => `{${rows.map((r) => String(r[c])).join(',')}}`);
+  const arrays = columns.map((_, c) => pgArray(rows.map((r) => r[c])));
   const cols = (withId ? ['id', ...columns] : columns).map((c) => `"${c}"`).join(', ');
   const sel = columns.map((_, c) => `u.c${c}`).join(', ');
   await tx.execute(
@@ -480,7 +501,8 @@ async function insertRows(
 
 /**
  * Rewrites the later issue cards whose rows the repost changed: rows per cost price anew (ids kept where
- * the cost is unchanged), totalCost, accounting entries, and a `stock-revalued` event. Returns them.
+ * the cost is unchanged), totalCost, accounting entries, and a `stock-revalued` event. Set-based: a fixed
+ * number of statements however many cards changed. Returns the changed cards.
  */
 async function reviseLaterIssueCards(
   tx: EntityManager,
@@ -490,114 +512,183 @@ async function reviseLaterIssueCards(
 ): Promise<RevaluedDoc[]> {
   const companyId = ctx.companyId!;
   const { warehouse } = plan;
-  const changed = new Map<string, CardRowRow[]>();
-  for (const [cardId, lines] of repostedLines) {
+  const stored = (r: StoredIssueRow): IssuedPiece => ({
+    quantity: dec(r.quantity),
+    costPrice: dec(r.costPrice),
+    amount: dec(r.amount),
+    takes: [],
+  });
+  const changed = [...repostedLines].filter(([cardId, lines]) => {
     const rows = plan.laterIssueRows.get(cardId)!;
-    const differs = [...lines].some(([line, pieces]) => {
-      const stored = rows.filter((r) => r.lineNo === line);
-      return !samePieces(
-        stored.map((r) => ({
-          quantity: dec(r.quantity),
-          costPrice: dec(r.costPrice),
-          amount: dec(r.amount),
-          takes: [],
-        })),
-        pieces,
-      );
-    });
-    if (differs) changed.set(cardId, rows);
-  }
-  const out: RevaluedDoc[] = [];
-  if (changed.size) {
-    const found = new Map(
-      (await tx.find(IssueCardEntity, { id: { $in: [...changed.keys()] } })).map((c) => [c.id, c]),
+    return [...lines].some(
+      ([line, pieces]) => !samePieces(rows.filter((r) => r.lineNo === line).map(stored), pieces),
     );
-    // In ledger order, so the events follow the ledger.
-    for (const card of [...changed.keys()].map((id) => found.get(id)!)) {
-      const old = changed.get(card.id)!;
-      const lines = repostedLines.get(card.id)!;
-      const next: CardRowRow[] = [];
-      const used = new Set<string>();
-      for (const line of [...new Set(old.map((r) => r.lineNo))].sort((a, b) => a - b)) {
-        const stored = old.filter((r) => r.lineNo === line);
-        const pieces = lines.get(line);
-        if (!pieces) {
-          next.push(...stored);
-          for (const r of stored) used.add(r.id);
-          continue;
-        }
-        for (const p of pieces) {
-          // A row whose cost does not change keeps its id (DESIGN §5 "Repost").
-          const same = stored.find((r) => !used.has(r.id) && dec(r.costPrice).eq(p.costPrice));
-          const t = stored[0];
-          const row =
-            same ??
-            tx.create(IssueCardRowEntity, {
-              id: crypto.randomUUID(),
-              companyId,
-              issueCardId: card.id,
-              rowNo: 0,
-              lineNo: line,
-              itemId: t.itemId,
-              code: t.code ?? null,
-              name: t.name ?? null,
-              unitId: t.unitId ?? null,
-              lotNumberId: t.lotNumberId ?? null,
-              quantity: '0',
-              sellPrice: t.sellPrice,
-              costPrice: '0',
-              amount: '0',
-            });
-          used.add(row.id);
-          row.quantity = fmt(p.quantity);
-          row.costPrice = fmt(p.costPrice);
-          row.amount = fmt(p.amount);
-          next.push(row);
-        }
+  });
+  if (!changed.length) return [];
+  const cards = new Map(
+    (
+      await tx.execute<
+        {
+          id: string;
+          recordNumber: string;
+          totalCost: string;
+          dateOperation: string;
+          periodId: string | null;
+        }[]
+      >(
+        `select "id", "record_number" as "recordNumber", "total_cost"::text as "totalCost",
+                to_char("date_operation", 'YYYY-MM-DD') as "dateOperation", "period_id" as "periodId"
+           from "warehouse"."issue_card" where "id" = any(?::uuid[])`,
+        [pgArray(changed.map(([id]) => id))],
+      )
+    ).map((c) => [c.id, c]),
+  );
+  const removed: string[] = [];
+  const kept: StoredIssueRow[] = [];
+  const added: StoredIssueRow[] = [];
+  const totals: [string, string][] = [];
+  const entries: unknown[][] = [];
+  const out: RevaluedDoc[] = [];
+  for (const [cardId, lines] of changed) {
+    const card = cards.get(cardId)!;
+    const old = plan.laterIssueRows.get(cardId)!;
+    const next: StoredIssueRow[] = [];
+    const used = new Set<string>();
+    for (const line of [...new Set(old.map((r) => r.lineNo))].sort((a, b) => a - b)) {
+      const before = old.filter((r) => r.lineNo === line).sort((a, b) => a.rowNo - b.rowNo);
+      const pieces = lines.get(line);
+      if (!pieces) {
+        for (const r of before) used.add(r.id);
+        next.push(...before.map((r) => ({ ...r })));
+        continue;
       }
-      for (const r of old) if (!used.has(r.id)) tx.remove(r);
-      next.forEach((r, i) => {
-        r.rowNo = i + 1;
-      });
-      plan.laterIssueRows.set(card.id, next);
-      const before = fmt(card.totalCost);
-      const total = sum(next.map((r) => r.amount));
-      card.totalCost = fmt(total);
-      await tx.nativeDelete(AccountingEntryEntity, { documentId: card.id });
-      addEntries(
-        tx,
-        AccountingEntryEntity,
-        companyId,
-        card.id,
-        issueEntries(warehouse, total, card.recordNumber),
-      );
-      const event: StockRevaluedEvent = {
-        eventId: crypto.randomUUID(),
-        companyId,
-        issueCardId: card.id,
-        recordNumber: card.recordNumber,
-        warehouseId: card.warehouseId,
-        dateOperation: card.dateOperation,
-        causedBy: plan.doc.docId,
-        totalCostBefore: before,
-        totalCostAfter: fmt(total),
-        rows: next.map((r) => ({
-          itemId: r.itemId,
-          lotNumberID: r.lotNumberId ?? null,
-          quantity: r.quantity,
-          costPrice: r.costPrice,
-          amount: r.amount,
-        })),
-      };
-      enqueueEvent(tx, OutboxEntity, companyId, EventSubjects.stockRevalued, event);
-      out.push({
-        kind: 'issue',
-        id: card.id,
-        recordNumber: card.recordNumber,
-        periodId: card.periodId ?? null,
-      });
+      for (const p of pieces) {
+        // A row whose cost does not change keeps its id (DESIGN §5 "Repost").
+        const same = before.find((r) => !used.has(r.id) && dec(r.costPrice).eq(p.costPrice));
+        if (same) used.add(same.id);
+        next.push({
+          ...(same ?? { ...before[0], id: crypto.randomUUID() }),
+          quantity: fmt(p.quantity),
+          costPrice: fmt(p.costPrice),
+          amount: fmt(p.amount),
+        });
+      }
     }
+    for (const r of old) if (!used.has(r.id)) removed.push(r.id);
+    next.forEach((r, i) => {
+      r.rowNo = i + 1;
+      (old.some((o) => o.id === r.id) ? kept : added).push(r);
+    });
+    plan.laterIssueRows.set(cardId, next);
+    const total = sum(next.map((r) => r.amount));
+    totals.push([cardId, fmt(total)]);
+    for (const [i, e] of issueEntries(warehouse, total, card.recordNumber).entries())
+      entries.push([companyId, cardId, i + 1, e.debitAccount, e.creditAccount, e.amount, e.description]);
+    const event: StockRevaluedEvent = {
+      eventId: crypto.randomUUID(),
+      companyId,
+      issueCardId: cardId,
+      recordNumber: card.recordNumber,
+      warehouseId: warehouse.id,
+      dateOperation: card.dateOperation,
+      causedBy: plan.doc.docId,
+      totalCostBefore: fmt(card.totalCost),
+      totalCostAfter: fmt(total),
+      rows: next.map((r) => ({
+        itemId: r.itemId,
+        lotNumberID: r.lotNumberId ?? null,
+        quantity: fmt(r.quantity),
+        costPrice: fmt(r.costPrice),
+        amount: fmt(r.amount),
+      })),
+    };
+    enqueueEvent(tx, OutboxEntity, companyId, EventSubjects.stockRevalued, event);
+    out.push({ kind: 'issue', id: cardId, recordNumber: card.recordNumber, periodId: card.periodId });
   }
+  const ids = changed.map(([id]) => id);
+  if (removed.length)
+    await tx.execute(`delete from "warehouse"."issue_card_row" where "id" = any(?::uuid[])`, [
+      pgArray(removed),
+    ]);
+  if (kept.length)
+    await tx.execute(
+      `update "warehouse"."issue_card_row" r set "row_no" = u.n, "quantity" = u.q, "cost_price" = u.c, "amount" = u.a
+         from unnest(?::uuid[], ?::int[], ?::numeric[], ?::numeric[], ?::numeric[]) as u(id, n, q, c, a) where r."id" = u.id`,
+      [
+        pgArray(kept.map((r) => r.id)),
+        pgArray(kept.map((r) => r.rowNo)),
+        pgArray(kept.map((r) => r.quantity)),
+        pgArray(kept.map((r) => r.costPrice)),
+        pgArray(kept.map((r) => r.amount)),
+      ],
+    );
+  await insertRows(
+    tx,
+    'issue_card_row',
+    [
+      'id',
+      'company_id',
+      'issue_card_id',
+      'row_no',
+      'line_no',
+      'item_id',
+      'code',
+      'name',
+      'unit_id',
+      'lot_number_id',
+      'quantity',
+      'sell_price',
+      'cost_price',
+      'amount',
+    ],
+    [
+      'uuid',
+      'uuid',
+      'uuid',
+      'int4',
+      'int4',
+      'uuid',
+      'text',
+      'text',
+      'uuid',
+      'uuid',
+      'numeric',
+      'numeric',
+      'numeric',
+      'numeric',
+    ],
+    added.map((r) => [
+      r.id,
+      companyId,
+      r.issueCardId,
+      r.rowNo,
+      r.lineNo,
+      r.itemId,
+      r.code,
+      r.name,
+      r.unitId,
+      r.lotNumberId,
+      r.quantity,
+      r.sellPrice,
+      r.costPrice,
+      r.amount,
+    ]),
+    false,
+  );
+  await tx.execute(
+    `update "warehouse"."issue_card" c set "total_cost" = u.t from unnest(?::uuid[], ?::numeric[]) as u(id, t) where c."id" = u.id`,
+    [pgArray(totals.map((t) => t[0])), pgArray(totals.map((t) => t[1]))],
+  );
+  await tx.execute(`delete from "warehouse"."accounting_entry" where "document_id" = any(?::uuid[])`, [
+    pgArray(ids),
+  ]);
+  await insertRows(
+    tx,
+    'accounting_entry',
+    ['company_id', 'document_id', 'line_no', 'debit_account', 'credit_account', 'amount', 'description'],
+    ['uuid', 'uuid', 'int4', 'text', 'text', 'numeric', 'text'],
+    entries,
+  );
   return out;
 }
 
@@ -618,7 +709,7 @@ async function reviseLaterReceipts(
        left join "warehouse"."stock_movement" m
          on m."document_id" = r."id" and m."document_type" = 'NegativeStockSettlement'
       group by r."id"`,
-    [`{${[...ids].join(',')}}`],
+    [pgArray([...ids])],
   );
   const entries = await tx.find(AccountingEntryEntity, { documentId: { $in: [...ids] } });
   const changed = settled.filter((r) => {

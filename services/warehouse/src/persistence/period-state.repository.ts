@@ -47,7 +47,7 @@ export async function closedPeriodStates(
     await tx.execute(`select pg_advisory_xact_lock_shared(hashtextextended(?, 0))`, [id]);
   const rows = await tx.execute<{ id: string; closed: boolean }[]>(
     `select "id", "closed" from "warehouse"."period_state" where "company_id" = ? and "id" = any(?::uuid[])`,
-    [companyId, `{${periodIds.join(',')}}`],
+    [companyId, `{${periodIds.map((id) => `"${id}"`).join(',')}}`],
   );
   const known = new Set(rows.map((r) => r.id));
   return {
