@@ -423,6 +423,23 @@ describe('the smaller rules of issue #10', () => {
     console.log(`period close under load: ${accepted} cards before the close, ${100 - accepted} refused`);
   });
 
+  it('a sub-cent FIFO layer taken piece by piece never goes below zero', async () => {
+    const w = await warehouse(c, { allowNegativeStock: true });
+    const i = await item(c);
+    expect(costs(await issueOf(w.id, i.id, '2025-10-01', 1))).toEqual([[1, 0, 0]]); // beyond stock
+    // 4 @ 0.005 = 0.02; one piece settles the negative balance (0.01), the layer keeps 3 pieces worth 0.01.
+    const r = await receive(c, w.id, '2025-10-02', [[i.id, 4, '0.005']]);
+    expect(r.accountingEntries.map((e: any) => [e.debitAccount, e.creditAccount, e.amount])).toEqual([
+      ['132', '131', 0.02],
+      ['504', '132', 0.01],
+    ]);
+    const taken = [];
+    for (const day of ['03', '04', '05']) taken.push(costs(await issueOf(w.id, i.id, `2025-10-${day}`, 1)));
+    // round2(0.005) = 0.01 would take more than the layer holds on the second piece: it takes what is left.
+    expect(taken).toEqual([[[1, 0.005, 0.01]], [[1, 0.005, 0]], [[1, 0.005, 0]]]);
+    expect(await stockOf(c, w.id, i.id)).toEqual([0, 0]);
+  });
+
   it('cards with rows in opposite orders never deadlock, also when their balance rows do not exist yet', async () => {
     // Negative stock allowed and no receipt: the concurrent cards insert the missing balance rows.
     const w = await warehouse(c, { allowNegativeStock: true });
