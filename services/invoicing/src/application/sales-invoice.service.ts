@@ -20,6 +20,7 @@ import {
 } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
+import { dec } from '@bm/money';
 import {
   addEntries,
   type Ctx,
@@ -39,7 +40,7 @@ import {
   updatePrices,
   variableSymbolOf,
 } from '../domain/invoice-calculation.js';
-import { paymentRefusal, stateOf } from '../domain/invoice-state.js';
+import { paymentRefusal, stateFromTotals, stateOf } from '../domain/invoice-state.js';
 import {
   countryOfTaxation,
   selectParagraph,
@@ -399,7 +400,8 @@ async function saveInvoice(
       vatParagraphId: invoiceParagraph,
       bonusPercent: input.bonusPercent ?? null,
       orderRecordNo: input.orderRecordNo ?? null,
-      warehouseRecordNo: input.warehouseRecordNo ?? null,
+      // Written by the stock-issued consumer: a PUT with it absent or empty keeps the stored link (DESIGN §6).
+      warehouseRecordNo: input.warehouseRecordNo || existing?.warehouseRecordNo || null,
       costCenterId: input.costCenterId ?? null,
       costUnitId: input.costUnitId ?? null,
       personId: input.personId ?? null,
@@ -414,7 +416,16 @@ async function saveInvoice(
     };
     const inv = existing
       ? tx.assign(existing, data)
-      : tx.create(SalesInvoiceEntity, { id, companyId, ...data, cancelled: false, createdAt: now });
+      : tx.create(SalesInvoiceEntity, {
+          id,
+          companyId,
+          ...data,
+          cancelled: false,
+          state: 'issued',
+          createdAt: now,
+        });
+    // An update happens only without payments (assertEditable); a zero total is paid at once.
+    inv.state = stateFromTotals(dec(inv.sumTotal), false, dec(0));
     const posted = calc.rows.map((r, i) => ({
       stockItem: catalog[i].item?.kind === 'stock',
       amount: r.sumBase,
@@ -457,11 +468,15 @@ export function createSalesInvoice(
   return saveInvoice(deps, ctx, input);
 }
 
-/** 409 InvalidState unless the invoice is `issued` (no payment, not cancelled) and its period is open. */
+/**
+ * 409 InvalidState unless the invoice has no payment, is not cancelled and its period is open (an
+ * `issued` invoice, or a zero-total one, which is `paid` without any payment).
+ */
 async function assertEditable(ctx: Ctx, inv: InvoiceRow, what: string): Promise<PaymentRow[]> {
   const payments = await ctx.em.find(PaymentEntity, { invoiceId: inv.id });
   const { state } = stateOf(inv, payments, todayIn(ctx.timeZone));
-  if (state !== 'issued')
+  // `issued`, or `paid` only by a zero total (nothing was paid: it may still be corrected or cancelled).
+  if (inv.cancelled || payments.length)
     throw new AppError(
       ErrorKind.conflict,
       ErrorCode.InvalidState,
@@ -516,6 +531,13 @@ export async function addPayment(
         ErrorCode.InvalidState,
         `a payment is not allowed: the invoice is ${refusal.state}`,
       );
+    if (refusal?.reason === 'sign')
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.Conflict,
+        `the payment ${data.amount} has the wrong sign: the open balance is ${refusal.open}${dec(refusal.open).isNegative() ? ' (a credit note is settled by a refund, a negative amount)' : ''}`,
+        { errors: [{ path: 'amount', message: `must have the sign of the open balance ${refusal.open}` }] },
+      );
     if (refusal?.reason === 'exceeds')
       throw new AppError(
         ErrorKind.conflict,
@@ -523,7 +545,7 @@ export async function addPayment(
         `the payment ${data.amount} exceeds the unpaid amount ${refusal.open}`,
         { errors: [{ path: 'amount', message: `at most ${refusal.open}` }] },
       );
-    tx.create(PaymentEntity, {
+    const payment = tx.create(PaymentEntity, {
       id: crypto.randomUUID(),
       companyId: ctx.companyId!,
       invoiceId: id,
@@ -531,6 +553,7 @@ export async function addPayment(
       date: data.date ?? todayIn(ctx.timeZone),
       createdAt: new Date(),
     });
+    inv.state = stateOf(inv, [...payments, payment], todayIn(ctx.timeZone)).state;
   });
   return getSalesInvoice(ctx, id);
 }
@@ -542,6 +565,7 @@ export async function cancelSalesInvoice(ctx: Ctx, id: string): Promise<SalesInv
     if (!inv) throw notFound('Sales invoice');
     await assertEditable({ ...ctx, em: tx }, inv, 'cancelling');
     inv.cancelled = true;
+    inv.state = 'cancelled';
     inv.updatedAt = new Date();
     const entries = await tx.find(AccountingEntryEntity, { documentId: id }, { orderBy: { lineNo: 'asc' } });
     addEntries(
@@ -570,24 +594,18 @@ export async function listSalesInvoices(
   const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
   const today = todayIn(ctx.timeZone);
   const { where, params } = invoiceListFilter(ctx.companyId!, q, 'i.');
-  const stateSql = `case when i."cancelled" then 'cancelled'
-      when coalesce(p."paid", 0) = 0 then 'issued'
-      when coalesce(p."paid", 0) >= i."sum_total" then 'paid' else 'partiallyPaid' end`;
   const paidJoin = `left join lateral (select sum(x."amount") as "paid", sum(x."amount") filter (where x."date" <= ?) as "paid_to_date"
       from "invoicing"."payment" x where x."invoice_id" = i."id" and x."company_id" = i."company_id") p on true`;
-  let fromSql = `from "invoicing"."sales_invoice" i`;
-  const countParams = [...params];
+  const fromSql = `from "invoicing"."sales_invoice" i`;
   if (q.state) {
-    fromSql += ` ${paidJoin}`;
-    countParams.unshift(today);
-    where.push(`(${stateSql}) = ?`);
+    // The stored state (domain/invoice-state.ts keeps it current): one rule for the list and the detail.
+    where.push(`i."state" = ?`);
     params.push(q.state);
-    countParams.push(q.state);
   }
   const whereSql = where.join(' and ');
   const [{ count }] = await ctx.em.execute<{ count: string }[]>(
     `select count(*)::text as "count" ${fromSql} where ${whereSql}`,
-    q.state ? countParams : params,
+    params,
   );
   const rows = await ctx.em.execute<Record<string, any>[]>(
     `with page as (
@@ -599,13 +617,13 @@ export async function listSalesInvoices(
             i."symbol_variable", i."warehouse_record_no", i."currency",
             i."sum_base"::text, i."sum_vat"::text, i."sum_total"::text,
             case when i."cancelled" then '0' else (i."sum_total" - coalesce(p."paid_to_date", 0))::text end as "balance",
-            ${stateSql} as "state"
+            i."state"
        from page join "invoicing"."sales_invoice" i on i."id" = page."id"
        join "invoicing"."ordner" o on o."id" = i."ordner_id"
        left join "invoicing"."partner" pa on pa."id" = i."partner_id"
        ${paidJoin}
       order by i."date_created" desc, i."record_number" desc, i."id"`,
-    [...(q.state ? [today] : []), ...params, pageSize, (page - 1) * pageSize, today],
+    [...params, pageSize, (page - 1) * pageSize, today],
   );
   return {
     page,

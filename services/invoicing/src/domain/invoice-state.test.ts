@@ -30,4 +30,27 @@ describe('sales-invoice states (DESIGN §6 "States")', () => {
       state: 'cancelled',
     });
   });
+
+  it('settles a credit note by refunds of its sign, never beyond it; a zero total is paid at once', () => {
+    const credit = { sumTotal: '-123', cancelled: false };
+    expect(stateOf(credit, [], '2025-03-20')).toEqual({ state: 'issued', balance: '-123' });
+    expect(paymentRefusal(credit, [], '-123', '2025-03-20')).toBeNull();
+    expect(paymentRefusal(credit, [], '123', '2025-03-20')).toEqual({ reason: 'sign', open: '-123' });
+    expect(paymentRefusal(credit, [], '-123.01', '2025-03-20')).toEqual({ reason: 'exceeds', open: '-123' });
+    const part = [{ amount: '-23', date: '2025-03-15' }];
+    expect(stateOf(credit, part, '2025-03-20')).toEqual({ state: 'partiallyPaid', balance: '-100' });
+    expect(stateOf(credit, [...part, { amount: '-100', date: '2025-03-16' }], '2025-03-20')).toEqual({
+      state: 'paid',
+      balance: '0',
+    });
+    expect(paymentRefusal(inv, [], '-1', '2025-03-20')).toEqual({ reason: 'sign', open: '175.5' });
+    expect(stateOf({ sumTotal: '0', cancelled: false }, [], '2025-03-20')).toEqual({
+      state: 'paid',
+      balance: '0',
+    });
+    expect(paymentRefusal({ sumTotal: '0', cancelled: false }, [], '1', '2025-03-20')).toEqual({
+      reason: 'state',
+      state: 'paid',
+    });
+  });
 });

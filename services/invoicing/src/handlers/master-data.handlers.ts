@@ -10,6 +10,7 @@ import {
   closeWarehousePeriod,
   costCenters,
   costUnits,
+  countCardsOutsidePeriod,
   deliveryTypes,
   invoicingOrdners,
   type Period,
@@ -40,6 +41,8 @@ import {
   OrdnerEntity,
   PartnerEntity,
   PeriodEntity,
+  PurchaseInvoiceEntity,
+  SalesInvoiceEntity,
   VatCodeEntity,
   VatParagraphEntity,
 } from '../persistence/entities.js';
@@ -110,6 +113,37 @@ async function assertNoOverlap(ctx: Ctx, p: { dateFrom: string; dateTo: string }
     ]);
 }
 
+/**
+ * A period cannot move or shrink under documents booked in it (DESIGN §5 "Period"): every sales and
+ * purchase invoice and every warehouse card with this `periodId` must keep its dateAccounting inside the
+ * new dates. @throws 409 InvalidState naming the count
+ */
+async function assertDocumentsInside(
+  kit: ServiceKit,
+  ctx: Ctx,
+  periodId: string,
+  dateFrom: string,
+  dateTo: string,
+): Promise<void> {
+  const outside = {
+    periodId,
+    $or: [{ dateAccounting: { $lt: dateFrom } }, { dateAccounting: { $gt: dateTo } }],
+  };
+  const [sales, purchases, cards] = await Promise.all([
+    ctx.em.count(SalesInvoiceEntity, outside),
+    ctx.em.count(PurchaseInvoiceEntity, outside),
+    request(kit.nc, countCardsOutsidePeriod, { periodId, dateFrom, dateTo }, ctx).then((r) => r.count),
+  ]);
+  const n = sales + purchases + cards;
+  if (n)
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      `${n} document(s) booked in the period would lie outside ${dateFrom} – ${dateTo}`,
+      { errors: [{ path: 'dateFrom', message: 'documents booked in the period lie outside the new dates' }] },
+    );
+}
+
 /** Registers the master-data endpoints of the invoicing service. */
 export function registerMasterData(kit: ServiceKit): void {
   registerCrud(kit, partners, {
@@ -158,7 +192,11 @@ export function registerMasterData(kit: ServiceKit): void {
       }
       return { ...input, closed: existing?.closed ?? false };
     },
-    beforeStore: (data, ctx, existing) => assertNoOverlap(ctx, data as any, existing?.id),
+    beforeStore: async (data: any, ctx, existing) => {
+      await assertNoOverlap(ctx, data, existing?.id);
+      if (existing && (data.dateFrom !== existing.dateFrom || data.dateTo !== existing.dateTo))
+        await assertDocumentsInside(kit, ctx, existing.id, data.dateFrom, data.dateTo);
+    },
     toDtos: (rows) => rows.map(periodDto),
   });
   serve<typeof closePeriod, { em: Ctx['em'] }>(

@@ -4,6 +4,7 @@ import { Migration20261122000000 } from './migrations/Migration20261122000000.js
 import { Migration20261122000100 } from './migrations/Migration20261122000100.js';
 import { Migration20261123000000 } from './migrations/Migration20261123000000.js';
 import { Migration20261123200000 } from './migrations/Migration20261123200000.js';
+import { Migration20261123400000 } from './migrations/Migration20261123400000.js';
 
 export const ormOptions = {
   schema: SCHEMA,
@@ -13,5 +14,6 @@ export const ormOptions = {
     { name: 'Migration20261122000100', class: Migration20261122000100 },
     { name: 'Migration20261123000000', class: Migration20261123000000 },
     { name: 'Migration20261123200000', class: Migration20261123200000 },
+    { name: 'Migration20261123400000', class: Migration20261123400000 },
   ],
 };

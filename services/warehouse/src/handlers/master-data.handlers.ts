@@ -4,6 +4,7 @@
  */
 import {
   closeWarehousePeriod,
+  countCardsOutsidePeriod,
   createLotNumber,
   type Item,
   items,
@@ -21,9 +22,11 @@ import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound, validation
 import { request, serve } from '@bm/messaging';
 import { type Ctx, defaultOrdnerRule, paginate, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
 import {
+  IssueCardEntity,
   ItemEntity,
   LotNumberEntity,
   OrdnerEntity,
+  ReceiptCardEntity,
   StockMovementEntity,
   UnitEntity,
   WarehouseEntity,
@@ -93,6 +96,22 @@ export function registerMasterData(kit: ServiceKit): void {
     async ({ periodId }, ctx) => {
       await closePeriodState(ctx.em, ctx.companyId!, periodId);
       return { closed: true as const };
+    },
+    kit.serveOpts,
+  );
+  serve<typeof countCardsOutsidePeriod, { em: Ctx['em'] }>(
+    kit.service,
+    countCardsOutsidePeriod,
+    async ({ periodId, dateFrom, dateTo }, ctx) => {
+      const outside = {
+        periodId,
+        $or: [{ dateAccounting: { $lt: dateFrom } }, { dateAccounting: { $gt: dateTo } }],
+      };
+      const [issues, receipts] = await Promise.all([
+        ctx.em.count(IssueCardEntity, outside),
+        ctx.em.count(ReceiptCardEntity, outside),
+      ]);
+      return { count: issues + receipts };
     },
     kit.serveOpts,
   );

@@ -266,10 +266,12 @@ export const listSalesInvoices = defineContract({
   request: SalesInvoiceListQuery,
   reply: Page(SalesInvoiceListItem),
 });
+/**
+ * A payment (DESIGN §6 "States"): the sign of the open balance (positive on an invoice, negative, a refund,
+ * on a credit note), at most what is open, never zero; 409 otherwise.
+ */
 export const PaymentInput = z.object({
-  amount: Amount().refine((v) => !v.startsWith('-') && nonZero(v), {
-    message: 'amount must be greater than zero',
-  }),
+  amount: Amount().refine((v) => nonZero(v), { message: 'must not be zero' }),
   date: DateOnly().optional(),
 });
 export const addPayment = defineContract({

@@ -136,3 +136,14 @@ export const closeWarehousePeriod = defineContract({
   request: z.object({ periodId: Guid() }),
   reply: z.object({ closed: z.literal(true) }),
 });
+
+/**
+ * `warehouse.periods.documents-outside` (DESIGN §5 "Period"): how many warehouse cards booked in the
+ * period have a dateAccounting outside `dateFrom`..`dateTo` (invoicing asks before it moves or shrinks a
+ * period). Reply `{count}`.
+ */
+export const countCardsOutsidePeriod = defineContract({
+  subject: 'warehouse.periods.documents-outside',
+  request: z.object({ periodId: Guid(), dateFrom: DateOnly(), dateTo: DateOnly() }),
+  reply: z.object({ count: z.number().int() }),
+});

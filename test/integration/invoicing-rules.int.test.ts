@@ -1,0 +1,160 @@
+/**
+ * Invoicing rules of issue #11 through HTTP (DESIGN §6 "States", §5 "Period"): credit notes settled by
+ * refunds, zero totals paid at once, the issue-card link kept by a PUT, periods that cannot move under
+ * the documents booked in them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
+import { type Client, type Stack, startStack } from '../support/stack.js';
+
+let stack: Stack;
+let c: Client;
+let whId: string;
+let partnerId: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  c = await stack.company();
+  await openYear(c, 2025);
+  whId = (await warehouse(c)).id;
+  partnerId = ok(await c.post('/1.6/partners', { code: 'ODB', name: 'Odberateľ s.r.o.' }), 201).id;
+});
+afterAll(() => stack?.stop());
+
+const invoice = async (rows: unknown[], over: Record<string, unknown> = {}) =>
+  ok(
+    await c.post('/1.6/sales/invoices', {
+      ordnerCode: 'OF',
+      warehouseId: whId,
+      partnerId,
+      dateCreated: '2025-05-02',
+      rows,
+      ...over,
+    }),
+    201,
+  );
+const listed = async (id: string, state?: string) =>
+  ok(await c.get(`/1.6/sales/invoices?pageSize=500${state ? `&state=${state}` : ''}`)).items.find(
+    (i: any) => i.id === id,
+  );
+
+describe('payments', () => {
+  it('settles a credit note by a refund of its sign, lists it as paid, and refuses the other sign or zero', async () => {
+    const credit = await invoice([{ name: 'Dobropis', quantity: -1, price: 100 }]);
+    expect([credit.sumTotal, credit.state, credit.balance]).toEqual([-123, 'issued', -123]);
+    const wrongSign = await c.post(`/1.6/sales/invoices/${credit.id}/payments`, {
+      amount: 123,
+      date: '2025-05-03',
+    });
+    expect(wrongSign.status).toBe(409);
+    expect(wrongSign.body).toMatchObject({ code: 'Conflict', errors: [{ path: 'amount' }] });
+    const zero = await c.post(`/1.6/sales/invoices/${credit.id}/payments`, { amount: 0 });
+    expect(zero.status).toBe(400);
+    expect(zero.body.errors).toEqual([{ path: 'amount', message: 'must not be zero' }]);
+    const beyond = await c.post(`/1.6/sales/invoices/${credit.id}/payments`, { amount: -123.01 });
+    expect(beyond.status).toBe(409);
+    const part = ok(
+      await c.post(`/1.6/sales/invoices/${credit.id}/payments`, { amount: -23, date: '2025-05-03' }),
+      201,
+    );
+    expect([part.state, part.balance]).toEqual(['partiallyPaid', -100]);
+    const paid = ok(
+      await c.post(`/1.6/sales/invoices/${credit.id}/payments`, { amount: -100, date: '2025-05-04' }),
+      201,
+    );
+    expect([paid.state, paid.balance, paid.payments.map((p: any) => p.amount)]).toEqual([
+      'paid',
+      0,
+      [-23, -100],
+    ]);
+    expect(await listed(credit.id, 'paid')).toMatchObject({ state: 'paid', balance: 0, sumTotal: -123 });
+    expect(await listed(credit.id, 'issued')).toBeUndefined();
+  });
+
+  it('a zero-total invoice is paid at once, in the detail and the list', async () => {
+    const zero = await invoice([
+      { name: 'Tovar', quantity: 1, price: 10 },
+      { name: 'Vrátený tovar', quantity: -1, price: 10 },
+    ]);
+    expect([zero.sumTotal, zero.state, zero.balance]).toEqual([0, 'paid', 0]);
+    expect(await listed(zero.id, 'paid')).toMatchObject({ state: 'paid', balance: 0 });
+    expect((await c.post(`/1.6/sales/invoices/${zero.id}/payments`, { amount: 1 })).status).toBe(409);
+    // Nothing was paid: it may still be corrected; with a total it is issued again.
+    const { id, ...body } = zero;
+    const corrected = ok(
+      await c.put(`/1.6/sales/invoices/${id}`, {
+        ...body,
+        rows: [{ name: 'Tovar', quantity: 1, price: 10 }],
+      }),
+    );
+    expect([corrected.sumTotal, corrected.state]).toEqual([12.3, 'issued']);
+    expect(await listed(id, 'issued')).toMatchObject({ state: 'issued', balance: 12.3 });
+  });
+});
+
+describe('the issue-card link', () => {
+  it('a PUT with warehouseRecordNo absent, null or empty keeps the link the stock-issued event wrote', async () => {
+    const coffee = await item(c, { code: 'KAVA', name: 'Káva' });
+    await receive(c, whId, '2025-05-01', [[coffee.id, 10, 4]]);
+    const inv = await invoice([{ itemId: coffee.id, quantity: 2, price: 9 }]);
+    const card = ok(
+      await c.post(`/1.6/warehouses/issue-cards/copy?sourceId=${inv.id}&dateOperation=2025-05-02`),
+      201,
+    );
+    let linked: any;
+    for (let i = 0; i < 100; i++) {
+      linked = ok(await c.get(`/1.6/sales/invoices/${inv.id}`));
+      if (linked.warehouseRecordNo) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(linked.warehouseRecordNo).toBe(card.recordNumber);
+    const { warehouseRecordNo: _, ...withoutLink } = linked;
+    for (const body of [
+      withoutLink,
+      { ...linked, warehouseRecordNo: null },
+      { ...linked, warehouseRecordNo: '' },
+    ]) {
+      const saved = ok(
+        await c.put(`/1.6/sales/invoices/${inv.id}`, { ...body, commentBelowItems: 'Ďakujeme.' }),
+      );
+      expect(saved.warehouseRecordNo).toBe(card.recordNumber);
+    }
+    expect(ok(await c.get(`/1.6/sales/invoices/${inv.id}`)).warehouseRecordNo).toBe(card.recordNumber);
+  });
+});
+
+describe('periods', () => {
+  it('cannot move or shrink under the invoices and cards booked in them (409), and may otherwise', async () => {
+    const other = await stack.company();
+    const p2024 = await openYear(other, 2024);
+    const w = await warehouse(other);
+    const partner = ok(await other.post('/1.6/partners', { code: 'P', name: 'Partner' }), 201).id;
+    ok(
+      await other.post('/1.6/sales/invoices', {
+        ordnerCode: 'OF',
+        warehouseId: w.id,
+        partnerId: partner,
+        dateCreated: '2024-06-15',
+        rows: [{ name: 'Služba', quantity: 1, price: 10 }],
+      }),
+      201,
+    );
+    const i = await item(other);
+    await receive(other, w.id, '2024-11-20', [[i.id, 1, 1]]);
+    const period = ok(await other.get(`/1.6/periods/${p2024}`));
+    const put = (dateFrom: string, dateTo: string) =>
+      other.put(`/1.6/periods/${p2024}`, { ...period, dateFrom, dateTo });
+    const underInvoice = await put('2024-07-01', '2024-12-31');
+    expect(underInvoice.status).toBe(409);
+    expect(underInvoice.body).toMatchObject({
+      code: 'InvalidState',
+      detail: expect.stringContaining('1 document(s)'),
+    });
+    const underCard = await put('2024-01-01', '2024-10-31'); // the receipt card of 2024-11-20
+    expect(underCard.status).toBe(409);
+    expect(ok(await put('2024-01-01', '2024-11-30'))).toMatchObject({
+      dateFrom: '2024-01-01',
+      dateTo: '2024-11-30',
+    });
+  });
+});
