@@ -3,6 +3,7 @@
  * refunds, zero totals paid at once, the issue-card link kept by a PUT, periods that cannot move under
  * the documents booked in them.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
@@ -156,5 +157,43 @@ describe('periods', () => {
       dateFrom: '2024-01-01',
       dateTo: '2024-11-30',
     });
+  });
+});
+
+describe('numbering', () => {
+  it('a year-less format runs on across years, continuing counters an earlier version kept per year', async () => {
+    const ordner = ok(
+      await c.post('/1.6/ordners', {
+        code: 'OX',
+        name: 'Bez roka',
+        documentType: 'SalesInvoice',
+        numberFormat: 'OX{seq:6}',
+      }),
+      201,
+    );
+    const numbered = async (dateCreated: string) =>
+      (
+        await invoice([{ name: 'Služba', quantity: 1, price: 1 }], {
+          ordnerCode: undefined,
+          ordnerId: ordner.id,
+          dateCreated,
+        })
+      ).recordNumber;
+    expect([
+      await numbered('2025-12-30'),
+      await numbered('2025-12-31'),
+      await numbered('2026-01-02'),
+    ]).toEqual(['OX000001', 'OX000002', 'OX000003']);
+    // An earlier version counted this ordner per year: its highest per-year counter is where the single one goes on.
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    await db.query(`delete from invoicing.ordner_counter where ordner_id = $1`, [ordner.id]);
+    await db.query(
+      `insert into invoicing.ordner_counter (company_id, ordner_id, year, last_value) values ($1, $2, 2025, 500), ($1, $2, 2026, 3)`,
+      [c.creds.companyId, ordner.id],
+    );
+    await db.end();
+    expect(await numbered('2026-01-03')).toBe('OX000501');
+    expect(await numbered('2025-06-01')).toBe('OX000502');
   });
 });

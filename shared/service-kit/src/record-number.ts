@@ -19,10 +19,16 @@ export function formatRecordNumber(format: string, year: number, seq: number): s
     );
 }
 
+/** Whether a number format restarts every year (it shows the year); a year-less one runs on for ever. */
+export const restartsYearly = (format: string) => /\{yy(yy)?\}/.test(format);
+
 /**
- * Takes the next record number of an ordner for `year` from `<schema>.ordner_counter`. A number that a
- * client already used by hand (`exists`) is skipped. Call it as late as possible in the transaction:
- * documents of the same ordner wait for each other from here to the commit.
+ * Takes the next record number of an ordner for `year` from `<schema>.ordner_counter`. A format with
+ * `{yyyy}`/`{yy}` counts per year; a year-less format (`OF{seq:6}`) has one counter (stored under year 0),
+ * which starts where the ordner's per-year counters of earlier versions ended, so a new year never walks
+ * the numbers already used. A number that a client already used by hand (`exists`) is skipped. Call it as
+ * late as possible in the transaction: documents of the same ordner wait for each other from here to the
+ * commit.
  */
 export async function takeRecordNumber(
   em: EntityManager,
@@ -32,12 +38,19 @@ export async function takeRecordNumber(
   year: number,
   exists: (n: string) => Promise<boolean>,
 ): Promise<string> {
+  const key = restartsYearly(ordner.numberFormat) ? year : 0;
+  // The year-less counter's first row continues the per-year counters an earlier version kept.
+  const first =
+    key === 0
+      ? `1 + coalesce((select max("last_value") from "${schema}"."ordner_counter" where "ordner_id" = ?), 0)`
+      : '1';
+  const params = key === 0 ? [companyId, ordner.id, key, ordner.id] : [companyId, ordner.id, key];
   for (;;) {
     const [row] = await em.execute<{ last_value: number }[]>(
-      `insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value") values (?, ?, ?, 1)
+      `insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value") values (?, ?, ?, ${first})
        on conflict ("ordner_id", "year") do update set "last_value" = "ordner_counter"."last_value" + 1
        returning "last_value"`,
-      [companyId, ordner.id, year],
+      params,
     );
     const n = formatRecordNumber(ordner.numberFormat, year, Number(row.last_value));
     if (!(await exists(n))) return n;
