@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
-import { type Client, type Stack, startStack } from '../support/stack.js';
+import { ADMIN_TOKEN, type Client, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 let c: Client;
@@ -195,5 +195,73 @@ describe('numbering', () => {
     await db.end();
     expect(await numbered('2026-01-03')).toBe('OX000501');
     expect(await numbered('2025-06-01')).toBe('OX000502');
+  });
+});
+
+describe('hostile input (item 5)', () => {
+  const admin = (body: string) =>
+    stack.app.request('/admin/companies', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body,
+    });
+
+  it('refuses date-times that are not real calendar dates and times, naming the field', async () => {
+    const vat = {
+      code: 'X1',
+      type: 'O',
+      country: 'SK',
+      rate: 10,
+      kind: 'reduced',
+      paragraphs: [],
+    };
+    for (const validFrom of [
+      '2025-02-30T10:00:00Z',
+      '2025-02-29',
+      '2025-04-31T00:00:00+02:00',
+      '2025-01-01T24:00:00Z',
+    ]) {
+      const r = await c.post('/1.6/vat-codes', { ...vat, validFrom });
+      expect([validFrom, r.status, r.body.errors?.[0]?.path]).toEqual([validFrom, 400, 'validFrom']);
+    }
+    // A real date-time is the calendar date in the company's time zone (Europe/Bratislava).
+    const ok2024 = ok(await c.post('/1.6/vat-codes', { ...vat, validFrom: '2024-02-29T23:30:00Z' }), 201);
+    expect(ok2024.validFrom).toBe('2024-03-01');
+  });
+
+  it('refuses lone surrogates, unknown keys at /admin and numbers where text is expected; nothing is stored', async () => {
+    const before = ok(await c.get('/1.6/partners?pageSize=500')).totalCount;
+    const lone = await c.post('/1.6/partners', { code: 'S1', name: 'Firma \ud800 s.r.o.' });
+    expect(lone.status).toBe(400);
+    expect(lone.body.errors).toEqual([
+      { path: 'name', message: 'must be well-formed Unicode (a lone UTF-16 surrogate is not)' },
+    ]);
+    expect(ok(await c.get('/1.6/partners?pageSize=500')).totalCount).toBe(before);
+
+    const company = await admin(JSON.stringify({ name: 'Firma \udc00', country: 'SK' }));
+    expect(company.status).toBe(400);
+    expect((await company.json()).errors).toEqual([
+      { path: 'name', message: 'must be well-formed Unicode (a lone UTF-16 surrogate is not)' },
+    ]);
+    const unknown = await admin(
+      JSON.stringify({ name: 'Firma', country: 'SK', note: 'x'.repeat(1_000_000) }),
+    );
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).errors).toEqual([{ path: 'note', message: 'unknown field' }]);
+
+    const w = await warehouse(c);
+    const tags = await c.post('/1.6/warehouses/issue-cards', {
+      ordnerCode: 'VY',
+      warehouseId: w.id,
+      partnerId,
+      dateOperation: '2025-05-02',
+      tags: [1, 2],
+      rows: [{ itemId: (await item(c)).id, quantity: 1 }],
+    });
+    expect(tags.status).toBe(400);
+    expect(tags.body.errors).toEqual([
+      { path: 'tags.0', message: 'expected a string, not a number' },
+      { path: 'tags.1', message: 'expected a string, not a number' },
+    ]);
   });
 });

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonLossless, parseXmlBody, singular, toXml } from './codec.js';
+import { JsonNumber, parseJsonLossless, parseXmlBody, plainJson, singular, toXml } from './codec.js';
 
 describe('parseJsonLossless', () => {
-  it('keeps numbers as their exact source text', () => {
-    expect(parseJsonLossless('{"a":0.1,"b":[12345678901234.5678,-3e2],"c":"0.1","d":true}')).toEqual({
+  it('keeps numbers as their exact source text, marked as numbers', () => {
+    const parsed = parseJsonLossless('{"a":0.1,"b":[12345678901234.5678,-3e2],"c":"0.1","d":true}') as any;
+    expect(parsed.a).toBeInstanceOf(JsonNumber);
+    expect(parsed.c).toBe('0.1');
+    expect(JSON.stringify(parsed)).toBe('{"a":0.1,"b":[12345678901234.5678,-3e2],"c":"0.1","d":true}');
+    expect(plainJson(parsed)).toEqual({
       a: '0.1',
       b: ['12345678901234.5678', '-3e2'],
       c: '0.1',

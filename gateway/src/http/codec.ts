@@ -4,7 +4,21 @@
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 
-/** Parses JSON keeping every number as its source text, so no decimal passes through a binary float. */
+/**
+ * A JSON number as its exact source text. The schema walk turns it into a decimal string where the field
+ * is a number, and refuses it where the field is a string (no silent coercion of `tags: [1, 2]`).
+ */
+export class JsonNumber {
+  constructor(readonly source: string) {}
+  toString(): string {
+    return this.source;
+  }
+  toJSON(): unknown {
+    return (JSON as any).rawJSON(this.source);
+  }
+}
+
+/** Parses JSON keeping every number as a {@link JsonNumber}, so no decimal passes through a binary float. */
 export function parseJsonLossless(text: string): unknown {
   return JSON.parse(text, function (
     this: unknown,
@@ -12,8 +26,19 @@ export function parseJsonLossless(text: string): unknown {
     value: unknown,
     context?: { source?: string },
   ) {
-    return typeof value === 'number' && context?.source !== undefined ? context.source : value;
+    return typeof value === 'number' && context?.source !== undefined
+      ? new JsonNumber(context.source)
+      : value;
   } as any);
+}
+
+/** The value with every {@link JsonNumber} replaced by its source text (decimal strings inside the system). */
+export function plainJson(value: unknown): unknown {
+  if (value instanceof JsonNumber) return value.source;
+  if (Array.isArray(value)) return value.map(plainJson);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainJson(v)]));
+  return value;
 }
 
 const parser = new XMLParser({

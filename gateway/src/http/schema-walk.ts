@@ -3,11 +3,15 @@
  * - input keys match the documented names case-insensitively; fields the API itself returns are
  *   accepted and ignored; any other field is a 400 naming it;
  * - XML wrappers (`<rows><row>…</row></rows>`) become arrays;
- * - ISO date-times in business-date fields become the calendar date in the company's time zone;
+ * - ISO date-times in business-date fields become the calendar date in the company's time zone, and only
+ *   real calendar dates and times pass (`2025-02-30T10:00:00Z` is refused, not rolled over to March);
+ * - strings holding NUL or a lone UTF-16 surrogate are refused (PostgreSQL text and UTF-8 cannot hold
+ *   them); a JSON number where the field is a string is refused (no coercion);
  * - on output, decimal fields (strings inside the system) are written as exact JSON numbers.
  */
 import { isDateSchema, isDecimalSchema } from '@bm/contracts';
 import type { FieldError } from '@bm/errors';
+import { JsonNumber, plainJson } from './codec.js';
 
 type AnySchema = { _zod: { def: any } };
 const WRAPPERS = new Set([
@@ -60,13 +64,41 @@ export interface NormalizeOptions {
   ignore?: string[];
 }
 
-const dateTimeRe = /^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const dateTimeRe =
+  /^((\d{4})-(\d{2})-(\d{2}))[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-](\d{2}):?(\d{2}))?$/i;
 
-/** Calendar date of an ISO date-time in `timeZone`; a date-time without offset keeps its date. */
+/** Whether `y-m-d` is a real calendar date (proleptic Gregorian). */
+export function isCalendarDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = [
+    31,
+    (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28,
+    31,
+    30,
+    31,
+    30,
+    31,
+    31,
+    30,
+    31,
+    30,
+    31,
+  ];
+  return d <= days[m - 1];
+}
+
+/**
+ * Calendar date of an ISO date-time in `timeZone`; a date-time without offset keeps its date. A value
+ * that is not a real date and time is returned unchanged, so the date field refuses it.
+ */
 export function businessDate(v: string, timeZone: string): string {
   const m = dateTimeRe.exec(v);
   if (!m) return v;
-  if (!m[4]) return m[1];
+  const [, date, y, mo, d, h, mi, sec, zone, zh, zm] = m;
+  const validTime = Number(h) <= 23 && Number(mi) <= 59 && (sec === undefined || Number(sec) <= 59);
+  const validZone = !zone || zone.toUpperCase() === 'Z' || (Number(zh) <= 23 && Number(zm) <= 59);
+  if (!isCalendarDate(Number(y), Number(mo), Number(d)) || !validTime || !validZone) return v;
+  if (!zone) return date;
   const t = Date.parse(v);
   if (Number.isNaN(t)) return v;
   return new Intl.DateTimeFormat('en-CA', {
@@ -75,6 +107,22 @@ export function businessDate(v: string, timeZone: string): string {
     month: '2-digit',
     day: '2-digit',
   }).format(t);
+}
+
+/**
+ * Whether a field takes text only: its schema, through optional/nullable/default wrappers, is a string,
+ * enum or literal with no preprocessing step (decimals, integers and booleans preprocess their input).
+ */
+function isPlainText(schema: AnySchema | undefined): boolean {
+  let cur = schema;
+  for (let i = 0; cur && i < 20; i++) {
+    if (isDecimalSchema(cur)) return false;
+    const def = cur._zod.def;
+    if (def.type === 'lazy') cur = def.getter();
+    else if (WRAPPERS.has(def.type)) cur = def.innerType;
+    else return def.type === 'string' || def.type === 'enum' || def.type === 'literal';
+  }
+  return false;
 }
 
 /**
@@ -95,6 +143,15 @@ export function normalizeInput(
   if (typeof value === 'string' && value.includes('\u0000')) {
     errors.push({ path, message: 'must not contain the NUL character' });
     return value;
+  }
+  if (typeof value === 'string' && !value.isWellFormed()) {
+    errors.push({ path, message: 'must be well-formed Unicode (a lone UTF-16 surrogate is not)' });
+    return value;
+  }
+  if (value instanceof JsonNumber) {
+    // A number where the field is plain text or one of a set of words: refused, not coerced.
+    if (isPlainText(schema)) errors.push({ path, message: 'expected a string, not a number' });
+    return value.source;
   }
   if (isDateSchema(s!) && typeof value === 'string') return businessDate(value.trim(), opts.timeZone);
   if (k === 'object') {
@@ -141,7 +198,7 @@ export function normalizeInput(
     const accEl = kind(a) === 'array' ? a!._zod.def.element : undefined;
     return arr.map((v, i) => normalizeInput(el, accEl, v, opts, errors, `${path}.${i}`));
   }
-  return value;
+  return plainJson(value);
 }
 
 /** Canonical text of a decimal string: no trailing fraction zeros, no `-0` (`"1.50"` → `"1.5"`). */

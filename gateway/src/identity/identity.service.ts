@@ -11,6 +11,9 @@ import { ApiClientEntity, CompanyEntity, MembershipEntity, UserEntity } from './
 import { DUMMY_HASH, hashSecret, randomSecret, verifySecret } from './secrets.js';
 
 /** Body of `POST /admin/companies` (DESIGN §3). */
+/** `POST /admin/companies/{id}/members`: the user to give access (created when new). */
+export const AddMemberInput = z.object({ username: z.string().trim().min(3).max(100) });
+
 export const CreateCompanyInput = z.object({
   name: z.string().trim().min(1).max(255),
   country: z
@@ -128,7 +131,7 @@ export class IdentityService {
    * the username is new. @throws 404 NotFound for an unknown company.
    */
   async addMember(companyId: string, raw: unknown): Promise<{ username: string; password?: string }> {
-    const { username } = parseOrThrow(z.object({ username: z.string().trim().min(3).max(100) }), raw);
+    const { username } = parseOrThrow(AddMemberInput, raw);
     const em = this.orm.em.fork();
     if (!(await em.count(CompanyEntity, { id: companyId }))) throw notFound('Company');
     let user = await em.findOne(UserEntity, { username });

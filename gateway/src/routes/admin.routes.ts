@@ -5,11 +5,12 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import { AppError, ErrorCode, ErrorKind, type FieldError, validationFailed } from '@bm/errors';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { parseJsonLossless } from '../http/codec.js';
-import { CreateCompanyInput, type IdentityService } from '../identity/identity.service.js';
+import { normalizeInput } from '../http/schema-walk.js';
+import { AddMemberInput, CreateCompanyInput, type IdentityService } from '../identity/identity.service.js';
 import { type GatewayEnv, problemResponses } from './operation.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -21,17 +22,21 @@ function assertAdmin(c: Context, token: string | undefined): void {
   }
 }
 
-/** The JSON body; 400 when malformed or when a string holds NUL (PostgreSQL text cannot). */
-async function jsonBody(c: Context): Promise<unknown> {
+/**
+ * The JSON body, walked like every `/1.6` body (DESIGN §2): case-insensitive names, 400 naming an unknown
+ * field, a NUL or lone surrogate in a string, or a number where text is expected; 400 when malformed.
+ */
+async function jsonBody(c: Context, schema: z.ZodObject): Promise<unknown> {
   let body: unknown;
   try {
     body = parseJsonLossless((await c.req.text()) || '{}');
   } catch (e) {
     throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, `malformed JSON: ${(e as Error).message}`);
   }
-  if (JSON.stringify(body).includes('\\u0000'))
-    throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'a string contains the NUL character');
-  return body;
+  const errors: FieldError[] = [];
+  const value = normalizeInput(schema as any, undefined, body, { timeZone: 'UTC', xml: false }, errors);
+  if (errors.length) throw validationFailed(errors);
+  return value;
 }
 
 const Credentials = z.object({
@@ -64,7 +69,7 @@ export function registerAdminRoutes(
   });
   app.post('/admin/companies', async (c) => {
     assertAdmin(c, adminToken);
-    const creds = await identity.createCompany(await jsonBody(c), c.get('requestId'));
+    const creds = await identity.createCompany(await jsonBody(c, CreateCompanyInput), c.get('requestId'));
     return c.json(creds, 201);
   });
 
@@ -78,7 +83,7 @@ export function registerAdminRoutes(
       params: z.object({ id: z.guid() }),
       body: {
         required: true,
-        content: { 'application/json': { schema: z.object({ username: z.string() }) } },
+        content: { 'application/json': { schema: AddMemberInput } },
       },
     },
     responses: {
@@ -96,6 +101,6 @@ export function registerAdminRoutes(
     const id = c.req.param('id');
     if (!/^[0-9a-f-]{36}$/i.test(id))
       throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, 'Company not found');
-    return c.json(await identity.addMember(id.toLowerCase(), await jsonBody(c)), 201);
+    return c.json(await identity.addMember(id.toLowerCase(), await jsonBody(c, AddMemberInput)), 201);
   });
 }
