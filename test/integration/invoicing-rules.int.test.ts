@@ -265,3 +265,137 @@ describe('hostile input (item 5)', () => {
     ]);
   });
 });
+
+describe('VAT codes that fit the parties (item 1)', () => {
+  const rows = (over: Record<string, unknown> = {}) => [{ name: 'Tovar', quantity: 1, price: 100, ...over }];
+  const post = (body: Record<string, unknown>) =>
+    c.post('/1.6/sales/invoices', {
+      ordnerCode: 'OF',
+      warehouseId: whId,
+      dateCreated: '2025-05-02',
+      ...body,
+    });
+  const countInvoices = async () => ok(await c.get('/1.6/sales/invoices')).totalCount;
+
+  it('refuses a named intra-community, export or domestic code that does not fit the parties, naming the field', async () => {
+    const before = await countInvoices();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['SK0-IC', { partnerDetail: 'Jana, spotrebiteľ', partnerCountry: 'SK' }, 'intra-community'],
+      [
+        'SK0-IC',
+        { partnerDetail: 'Firma SK', partnerCountry: 'SK', partnerNumber3: 'SK2021234567' },
+        'intra-community',
+      ],
+      [
+        'SK0-EX',
+        { partnerDetail: 'Firma DE', partnerCountry: 'DE', partnerNumber3: 'DE123456789' },
+        'export',
+      ],
+      ['SK0-EX', { partnerDetail: 'Jana, spotrebiteľ', partnerCountry: 'SK' }, 'export'],
+    ];
+    for (const [vatCode, parties, why] of cases) {
+      const r = await post({ ...parties, vatCode, rows: rows() });
+      expect([vatCode, r.status, r.body.code, r.body.errors?.[0]?.path]).toEqual([
+        vatCode,
+        422,
+        'VatCodeNotValid',
+        'vatCode',
+      ]);
+      expect(r.body.detail).toContain(why);
+      const onRow = await post({ ...parties, rows: rows({ vatCode }) });
+      expect(onRow.body.errors?.[0]?.path).toBe('rows.0.vatCode');
+    }
+    expect(await countInvoices()).toBe(before);
+    // The fitting parties are accepted.
+    const ic = ok(
+      await post({
+        partnerDetail: 'Firma DE',
+        partnerCountry: 'DE',
+        partnerNumber3: 'DE123456789',
+        vatCode: 'SK0-IC',
+        rows: rows(),
+      }),
+      201,
+    );
+    expect([ic.vatCode, ic.sumVat, ic.sumTotal]).toEqual(['SK0-IC', 0, 100]);
+    const ex = ok(
+      await post({ partnerDetail: 'Firma US', partnerCountry: 'US', vatCode: 'SK0-EX', rows: rows() }),
+      201,
+    );
+    expect([ex.vatCode, ex.sumTotal]).toEqual(['SK0-EX', 100]);
+  });
+
+  it('reads partnerNumber3 as a VAT number: prefix from partnerCountry, malformed refused (400)', async () => {
+    const ic = ok(
+      await post({
+        partnerDetail: 'Firma DE',
+        partnerCountry: 'DE',
+        partnerNumber3: '123 456 789',
+        vatRate: 0,
+        rows: rows(),
+      }),
+      201,
+    );
+    expect([ic.partnerNumber3, ic.vatCode]).toEqual(['DE123456789', 'SK0-IC']);
+    const bad = await post({
+      partnerDetail: 'Firma DE',
+      partnerCountry: 'DE',
+      partnerNumber3: 'DE12',
+      rows: rows(),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ path: 'partnerNumber3', message: 'not a well-formed DE VAT number' }]);
+    const partner = await c.post('/1.6/partners', {
+      code: 'BADVAT',
+      name: 'Zlé IČ DPH',
+      country: 'AT',
+      vatNumber: '1234',
+    });
+    expect(partner.body.errors).toEqual([{ path: 'vatNumber', message: 'not a well-formed AT VAT number' }]);
+  });
+
+  it('a German VAT-registered buyer without any VAT field gets the reverse-charge (intra-community) code', async () => {
+    const de = ok(
+      await c.post('/1.6/partners', {
+        code: 'KAFFEE',
+        name: 'Kaffeehaus GmbH',
+        country: 'DE',
+        vatNumber: 'DE811907980',
+      }),
+      201,
+    );
+    const inv = ok(await post({ partnerId: de.id, rows: rows() }), 201);
+    expect([inv.partnerNumber3, inv.vatCode, inv.sumVat, inv.sumTotal]).toEqual([
+      'DE811907980',
+      'SK0-IC',
+      0,
+      100,
+    ]);
+  });
+
+  it('conflicting vatID / vatCode / vatRate are refused naming both fields, also on a GET → PUT', async () => {
+    const codes = ok(await c.get('/1.6/vat-codes?pageSize=500')).items;
+    const std = codes.find(
+      (x: any) => x.kind === 'standard' && x.country === 'SK' && x.rate === 23 && x.type === 'O',
+    );
+    const r = await post({ partnerId, rows: rows({ vatID: std.id, vatRate: 5 }) });
+    expect(r.status).toBe(422);
+    expect(r.body.errors.map((e: any) => e.path)).toEqual(['rows.0.vatID', 'rows.0.vatRate']);
+    const both = await post({ partnerId, vatID: std.id, vatCode: 'SK0-IC', rows: rows() });
+    expect(both.body.errors.map((e: any) => e.path)).toEqual(['vatID', 'vatCode']);
+    const inv = ok(await post({ partnerId, rows: rows({ vatRate: 23 }) }), 201);
+    const { id, ...body } = ok(await c.get(`/1.6/sales/invoices/${inv.id}`));
+    const changed = await c.put(`/1.6/sales/invoices/${id}`, {
+      ...body,
+      rows: [{ ...body.rows[0], vatRate: 5 }],
+    });
+    expect(changed.status).toBe(422);
+    expect(changed.body.errors.map((e: any) => e.path)).toContain('rows.0.vatRate');
+    expect(ok(await c.get(`/1.6/sales/invoices/${id}`)).sumTotal).toBe(123);
+    // The same body without the stale vatID takes the new rate.
+    const { vatID: _, vatCode: __, vatParagraphID: ___, ...row } = body.rows[0];
+    expect(
+      ok(await c.put(`/1.6/sales/invoices/${id}`, { ...body, rows: [{ ...row, vatRate: 5 }] })).sumTotal,
+    ).toBe(105);
+  });
+});

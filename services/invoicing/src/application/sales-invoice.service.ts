@@ -18,7 +18,7 @@ import {
   type SalesInvoiceUpdate,
   type z,
 } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { AppError, ErrorCode, ErrorKind, notFound, validationFailed } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { dec } from '@bm/money';
 import {
@@ -41,6 +41,7 @@ import {
   variableSymbolOf,
 } from '../domain/invoice-calculation.js';
 import { paymentRefusal, stateFromTotals, stateOf } from '../domain/invoice-state.js';
+import { normalizeVatNumber } from '../domain/vat-number.js';
 import {
   countryOfTaxation,
   selectParagraph,
@@ -213,7 +214,7 @@ function matchStoredRows(rows: readonly object[], stored: readonly RowRow[]) {
 const asProblem = (e: unknown) => {
   if (e instanceof VatRefusal)
     throw new AppError(ErrorKind.unprocessable, e.code, e.message, {
-      errors: [{ path: e.field, message: e.message }],
+      errors: [e.field, ...e.also].map((path) => ({ path, message: e.message })),
     });
   throw e;
 };
@@ -251,7 +252,13 @@ async function saveInvoice(
 
   // VAT (DESIGN §6): parties default from the partner; the chain for the invoice, then for each row.
   const partnerCountry = input.partnerCountry ?? partner?.country ?? null;
-  const partnerNumber3 = input.partnerNumber3 ?? partner?.vatNumber ?? null;
+  // A VAT number: normalised, with partnerCountry's prefix when it has none; malformed → 400 (DESIGN §6).
+  const vatNo = normalizeVatNumber(input.partnerNumber3 ?? partner?.vatNumber, partnerCountry);
+  if (!vatNo.ok)
+    throw validationFailed([
+      { path: input.partnerNumber3 ? 'partnerNumber3' : 'partnerId', message: vatNo.message },
+    ]);
+  const partnerNumber3 = vatNo.value;
   const vatNumber = input.vatNumber ?? profile.vatNumber ?? null;
   const parties = {
     vatNumber,

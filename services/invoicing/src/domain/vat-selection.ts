@@ -5,8 +5,9 @@
  * Chain, for the invoice and then for each row (a row falls back to the invoice's code):
  * `vatID` (type O) → `vatCode` (type O, case-sensitive, of the country of taxation) → `vatRate` (the code
  * of that rate for the country of taxation, kind chosen by `vatNumber` and `partnerNumber3`) → default
- * (standard rate of the country of taxation). Every code must be valid on the tax point. Each refusal is
- * a {@link VatRefusal} that says why.
+ * (the standard rate of the country of taxation; OSS; or reverse charge to a business of another member
+ * state). Every code must be valid on the tax point and fit the parties; fields that name the code more
+ * than one way must agree. Each refusal is a {@link VatRefusal} that says why.
  */
 import { type Dec, dec } from '@bm/money';
 import { EU_MEMBER_STATES } from './eu-vat-rates.js';
@@ -55,12 +56,16 @@ export interface VatChoice {
   vatParagraphID?: string | null;
 }
 
-/** Why a VAT choice was refused; `field` names the input field (`vatCode`, `rows.2.vatRate`, …). */
+/**
+ * Why a VAT choice was refused; `field` names the input field (`vatCode`, `rows.2.vatRate`, …) and `also`
+ * the other fields involved (the disagreeing ones of a conflict).
+ */
 export class VatRefusal extends Error {
   constructor(
     readonly code: 'VatCodeNotValid' | 'VatParagraphNotValid',
     readonly field: string,
     message: string,
+    readonly also: string[] = [],
   ) {
     super(message);
   }
@@ -117,7 +122,42 @@ function kindsForRate(rate: Dec, t: Taxation, parties: TaxParties): VatKind[] {
   return ['standard', 'reduced'];
 }
 
-/** Checks the common rules of a named code (type, date, country, OSS). */
+/** The partner facts that decide which kinds of code fit (DESIGN §6 "A named code must also fit the parties"). */
+function partnerFacts(t: Taxation, parties: TaxParties) {
+  const vatCountry = countryOfVatNumber(parties.partnerNumber3);
+  const country = parties.partnerCountry?.toUpperCase() ?? vatCountry;
+  return {
+    /** A business registered for VAT in another member state. */
+    euBusiness: !!vatCountry && EU.has(vatCountry) && vatCountry !== t.creditorCountry,
+    outsideEu: !!country && !EU.has(country),
+  };
+}
+
+/**
+ * Why a code of `kind` does not fit the parties, or null when it does (DESIGN §6): intra-community only
+ * to a buyer with a VAT number of another member state; OSS only to a consumer in another member state
+ * of an OSS-registered company; export only to a partner outside the EU; domestic kinds only when the
+ * country of taxation is the company's.
+ */
+export function kindMismatch(kind: VatKind, t: Taxation, parties: TaxParties): string | null {
+  const p = partnerFacts(t, parties);
+  switch (kind) {
+    case 'intraCommunity':
+      return p.euBusiness
+        ? null
+        : 'an intra-community supply needs a buyer with a VAT number of another member state (partnerNumber3)';
+    case 'oss':
+      return t.oss
+        ? null
+        : 'an OSS code needs an OSS-registered company selling to a consumer (no partnerNumber3) in another member state (partnerCountry)';
+    case 'export':
+      return p.outsideEu ? null : 'an export code needs a partner outside the EU (partnerCountry)';
+    default:
+      return t.oss ? `a domestic code does not apply: the supply is taxed in ${t.country} under OSS` : null;
+  }
+}
+
+/** Checks the rules of a named code: type, country, validity on the tax point, and that it fits the parties. */
 function checkCode(c: VatCodeDef, t: Taxation, parties: TaxParties, field: string): VatCodeDef {
   if (c.type !== 'O')
     throw new VatRefusal(
@@ -139,6 +179,8 @@ function checkCode(c: VatCodeDef, t: Taxation, parties: TaxParties, field: strin
       `VAT code ${c.code} is for ${c.country}, but the country of taxation is ${t.country}${t.oss ? ' (OSS: consumer in another member state)' : ''}`,
     );
   }
+  const mismatch = kindMismatch(c.kind, t, parties);
+  if (mismatch) throw new VatRefusal('VatCodeNotValid', field, `VAT code ${c.code} (${c.kind}): ${mismatch}`);
   if (!validOn(c, parties.taxPoint)) {
     throw new VatRefusal(
       'VatCodeNotValid',
@@ -146,6 +188,28 @@ function checkCode(c: VatCodeDef, t: Taxation, parties: TaxParties, field: strin
       `VAT code ${c.code} is valid ${validity(c)}, not on the tax point ${parties.taxPoint}`,
     );
   }
+  return c;
+}
+
+/**
+ * When a row or header names its code more than one way, they must agree (DESIGN §6): a client that
+ * changed `vatRate` but sent back the old `vatID` gets a 422 naming both, never a silent choice.
+ */
+function assertAgree(c: VatCodeDef, choice: VatChoice, by: 'vatID' | 'vatCode', prefix: string): VatCodeDef {
+  if (by === 'vatID' && choice.vatCode && choice.vatCode !== c.code)
+    throw new VatRefusal(
+      'VatCodeNotValid',
+      `${prefix}vatID`,
+      `vatID is VAT code ${c.code}, but vatCode says ${choice.vatCode}`,
+      [`${prefix}vatCode`],
+    );
+  if (choice.vatRate !== undefined && choice.vatRate !== null && !dec(choice.vatRate).eq(dec(c.rate)))
+    throw new VatRefusal(
+      'VatCodeNotValid',
+      `${prefix}${by}`,
+      `${by} is VAT code ${c.code} at ${dec(c.rate).toFixed()} %, but vatRate says ${dec(choice.vatRate).toFixed()} %`,
+      [`${prefix}vatRate`],
+    );
   return c;
 }
 
@@ -164,7 +228,7 @@ export function selectVatCode(
   if (choice.vatID) {
     const c = codes.find((x) => x.id === choice.vatID);
     if (!c) throw new VatRefusal('VatCodeNotValid', `${prefix}vatID`, 'no VAT code with this id');
-    return checkCode(c, t, parties, `${prefix}vatID`);
+    return assertAgree(checkCode(c, t, parties, `${prefix}vatID`), choice, 'vatID', prefix);
   }
   if (choice.vatCode) {
     const c = codes.find((x) => x.code === choice.vatCode);
@@ -178,7 +242,7 @@ export function selectVatCode(
           : `no VAT code ${choice.vatCode}`,
       );
     }
-    return checkCode(c, t, parties, `${prefix}vatCode`);
+    return assertAgree(checkCode(c, t, parties, `${prefix}vatCode`), choice, 'vatCode', prefix);
   }
   if (choice.vatRate !== undefined && choice.vatRate !== null) {
     const rate = dec(choice.vatRate);
@@ -200,20 +264,19 @@ export function selectVatCode(
     return found;
   }
   if (fallback) return fallback;
+  // No VAT field: OSS at the consumer's standard rate; reverse charge (the intra-community code) to a business
+  // registered in another member state (docs/decisions.md); else the standard rate of the country of taxation.
+  const kind: VatKind = t.oss ? 'oss' : partnerFacts(t, parties).euBusiness ? 'intraCommunity' : 'standard';
   const defaults = codes
     .filter(
-      (c) =>
-        c.type === 'O' &&
-        c.country === t.country &&
-        c.kind === (t.oss ? 'oss' : 'standard') &&
-        validOn(c, parties.taxPoint),
+      (c) => c.type === 'O' && c.country === t.country && c.kind === kind && validOn(c, parties.taxPoint),
     )
     .sort((a, b) => dec(b.rate).comparedTo(dec(a.rate)));
   if (!defaults.length) {
     throw new VatRefusal(
       'VatCodeNotValid',
       `${prefix}vatCode`,
-      `no standard VAT code for ${t.country} on ${parties.taxPoint}`,
+      `no ${kind} VAT code for ${t.country} on ${parties.taxPoint}`,
     );
   }
   return defaults[0];

@@ -35,6 +35,7 @@ import {
 import { request, serve } from '@bm/messaging';
 import { type Ctx, defaultOrdnerRule, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
+import { normalizeVatNumber } from '../domain/vat-number.js';
 import {
   BankAccountEntity,
   CodeListEntity,
@@ -149,14 +150,19 @@ export function registerMasterData(kit: ServiceKit): void {
   registerCrud(kit, partners, {
     entity: PartnerEntity,
     label: 'Partner',
-    assign: (input: any) => ({
-      address: null,
-      deliveryAddress: null,
-      country: null,
-      companyNumber: null,
-      vatNumber: null,
-      ...input,
-    }),
+    // vatNumber becomes an invoice's partnerNumber3: the same check and normal form (DESIGN §6).
+    assign: (input: any) => {
+      const vat = normalizeVatNumber(input.vatNumber, input.country);
+      if (!vat.ok) throw validationFailed([{ path: 'vatNumber', message: vat.message }]);
+      return {
+        address: null,
+        deliveryAddress: null,
+        country: null,
+        companyNumber: null,
+        ...input,
+        vatNumber: vat.value,
+      };
+    },
     toDtos: (rows) =>
       rows.map((r) =>
         pick(r, [

@@ -14,15 +14,11 @@ export const PartnerInput = z.object({
   deliveryAddress: z.string().max(1000).nullable().optional(),
   country: Country().nullable().optional(),
   companyNumber: z.string().trim().max(30).nullable().optional(),
-  vatNumber: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z]{2}[0-9A-Za-z+*.]{2,13}$/, {
-      message: 'expected a VAT number with a two-letter country prefix',
-    })
-    .transform((s) => s.toUpperCase())
-    .nullable()
-    .optional(),
+  /**
+   * VAT number (becomes an invoice's `partnerNumber3`): without a prefix it takes `country`'s; checked and
+   * normalised by the service with jsvat (400 naming vatNumber when malformed; DESIGN §6).
+   */
+  vatNumber: z.string().trim().max(20).nullable().optional(),
   dueDays: Int().pipe(z.number().min(0).max(3650)).default(14),
 });
 export const Partner = z.object({
