@@ -399,3 +399,49 @@ describe('VAT codes that fit the parties (item 1)', () => {
     ).toBe(105);
   });
 });
+
+describe('list view (item 3)', () => {
+  it('shows the invoice as invoiced: partner snapshot, VAT number, IBAN, dateAccounting, VAT code and totals', async () => {
+    const bank = ok(
+      await c.post('/1.6/bank-accounts', {
+        code: 'TB',
+        name: 'Tatra banka',
+        iban: 'SK31 1200 0000 1987 4263 7541',
+        currency: 'EUR',
+      }),
+      201,
+    );
+    const p = ok(
+      await c.post('/1.6/partners', {
+        code: 'SNAP',
+        name: 'Pôvodný názov s.r.o.',
+        country: 'SK',
+        vatNumber: 'SK2021234567',
+      }),
+      201,
+    );
+    const inv = await invoice([{ name: 'Tovar', quantity: 2, price: 50 }], {
+      partnerId: p.id,
+      bankAccountId: bank.id,
+      dateAccounting: '2025-05-03',
+    });
+    const { id: pid, ...pbody } = p;
+    ok(await c.put(`/1.6/partners/${pid}`, { ...pbody, name: 'Nový názov s.r.o.' }));
+    expect(await listed(inv.id)).toMatchObject({
+      partnerName: 'Pôvodný názov s.r.o.',
+      partnerDetail: 'Pôvodný názov s.r.o.',
+      partnerNumber3: 'SK2021234567',
+      ordnerCode: 'OF',
+      iban: 'SK3112000000198742637541',
+      bankAccountId: bank.id,
+      dateAccounting: '2025-05-03',
+      vatCode: inv.vatCode,
+      sumBase: 100,
+      sumVat: 23,
+      sumTotal: 123,
+      vatSummary: [{ vatCode: inv.vatCode, rate: 23, base: 100, vat: 23 }],
+      balance: 123,
+      state: 'issued',
+    });
+  });
+});

@@ -588,8 +588,9 @@ export async function cancelSalesInvoice(ctx: Ctx, id: string): Promise<SalesInv
 }
 
 /**
- * The list view (INTERFACE §4.3; DESIGN §6): header fields joined with partner and ordner, totals,
- * balance as of today and state; newest first (`dateCreated` desc, `recordNumber` desc, `id`). The page's
+ * The list view (INTERFACE §4.3; DESIGN §6): header fields with the invoice's own partner snapshot
+ * (`partnerDetail`, `partnerNumber3`), joined with the ordner (code) and the bank account (IBAN), VAT
+ * totals and summary, balance as of today and the stored state; newest first (`dateCreated` desc, `recordNumber` desc, `id`). The page's
  * ids come from an index-only walk of `sales_invoice_list_index`; the 50 rows are then joined in one
  * query, with their payments summed in the same query (no per-row queries).
  */
@@ -619,15 +620,16 @@ export async function listSalesInvoices(
        select i."id" ${fromSql} where ${whereSql}
         order by i."date_created" desc, i."record_number" desc, i."id" limit ? offset ?)
      select i."id", i."record_number", i."ordner_id", o."code" as "ordner_code", i."warehouse_id", i."partner_id",
-            pa."name" as "partner_name", i."partner_country", to_char(i."date_created", 'YYYY-MM-DD') as "date_created",
+            i."partner_detail", i."partner_country", i."partner_number3",
+            to_char(i."date_created", 'YYYY-MM-DD') as "date_created", to_char(i."date_accounting", 'YYYY-MM-DD') as "date_accounting",
             to_char(i."date_delivery", 'YYYY-MM-DD') as "date_delivery", to_char(i."date_valid_to", 'YYYY-MM-DD') as "date_valid_to",
-            i."symbol_variable", i."warehouse_record_no", i."currency",
-            i."sum_base"::text, i."sum_vat"::text, i."sum_total"::text,
+            i."symbol_variable", i."warehouse_record_no", i."currency", i."bank_account_id", ba."iban", i."vat_code",
+            i."sum_base"::text, i."sum_vat"::text, i."sum_total"::text, i."vat_summary",
             case when i."cancelled" then '0' else (i."sum_total" - coalesce(p."paid_to_date", 0))::text end as "balance",
             i."state"
        from page join "invoicing"."sales_invoice" i on i."id" = page."id"
        join "invoicing"."ordner" o on o."id" = i."ordner_id"
-       left join "invoicing"."partner" pa on pa."id" = i."partner_id"
+       left join "invoicing"."bank_account" ba on ba."id" = i."bank_account_id"
        ${paidJoin}
       order by i."date_created" desc, i."record_number" desc, i."id"`,
     [...params, pageSize, (page - 1) * pageSize, today],
@@ -643,17 +645,24 @@ export async function listSalesInvoices(
       ordnerCode: r.ordner_code,
       warehouseId: r.warehouse_id,
       partnerId: r.partner_id,
-      partnerName: r.partner_name,
+      partnerDetail: r.partner_detail,
+      partnerName: r.partner_detail?.split('\n')[0] || null,
       partnerCountry: r.partner_country,
+      partnerNumber3: r.partner_number3,
       dateCreated: r.date_created,
+      dateAccounting: r.date_accounting,
       dateDelivery: r.date_delivery,
       dateValidTo: r.date_valid_to,
       symbolVariable: r.symbol_variable,
       warehouseRecordNo: r.warehouse_record_no,
       currency: r.currency,
+      bankAccountId: r.bank_account_id,
+      iban: r.iban,
+      vatCode: r.vat_code,
       sumBase: r.sum_base,
       sumVat: r.sum_vat,
       sumTotal: r.sum_total,
+      vatSummary: r.vat_summary,
       balance: r.balance,
       state: r.state,
     })),

@@ -223,17 +223,27 @@ export const SalesInvoiceListItem = z.object({
   ordnerCode: z.string(),
   warehouseId: Guid(),
   partnerId: Guid().nullable(),
+  /** The invoice's own partner snapshot (name and address as invoiced); renaming the partner later changes nothing here. */
+  partnerDetail: z.string().nullable(),
+  /** The first line of `partnerDetail`. */
   partnerName: z.string().nullable(),
   partnerCountry: z.string().nullable(),
+  partnerNumber3: z.string().nullable(),
   dateCreated: DateOnly(),
+  dateAccounting: DateOnly(),
   dateDelivery: DateOnly().nullable(),
   dateValidTo: DateOnly().nullable(),
   symbolVariable: z.string().nullable(),
   warehouseRecordNo: z.string().nullable(),
   currency: z.string(),
+  bankAccountId: Guid().nullable(),
+  /** The IBAN of the invoice's bank account (electronic format). */
+  iban: z.string().nullable(),
+  vatCode: z.string(),
   sumBase: Amount(),
   sumVat: Amount(),
   sumTotal: Amount(),
+  vatSummary: z.array(VatSummaryLine),
   balance: Amount(),
   state: InvoiceState,
 });
