@@ -12,7 +12,7 @@ import { ormOptions as identity } from '../../gateway/src/identity/orm-options.j
 import { ormOptions as invoicing } from '../../services/invoicing/src/persistence/orm-options.js';
 import { ormOptions as reporting } from '../../services/reporting/src/persistence/orm-options.js';
 import { ormOptions as warehouse } from '../../services/warehouse/src/persistence/orm-options.js';
-import { type Stack, send, startStack } from '../support/stack.js';
+import { assertDocumented, type Stack, send, startStack } from '../support/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -106,5 +106,29 @@ describe('schemas', () => {
     await stack.startReplica('warehouse');
     expect(await count()).toBe(before);
     await client.end();
+  });
+});
+
+describe('answers are checked against the published document (issue #11)', () => {
+  it('every JSON answer the suite receives is validated; a violating one fails the test that got it', async () => {
+    const ok = { page: 1, pageSize: 50, totalCount: 0, items: [] };
+    await expect(
+      assertDocumented(stack.app, 'get', '/1.6/units', 200, 'application/json', ok),
+    ).resolves.toBeUndefined();
+    await expect(
+      assertDocumented(stack.app, 'get', '/1.6/units', 200, 'application/json', {
+        ...ok,
+        totalCount: 'many',
+      }),
+    ).rejects.toThrow(/violates the published document/);
+    await expect(
+      assertDocumented(stack.app, 'get', '/1.6/sales/invoices/x', 200, 'application/json', {
+        ...ok,
+        items: [{ bonusPercent: 'x' }],
+      }),
+    ).rejects.toThrow(/violates/);
+    await expect(
+      assertDocumented(stack.app, 'post', '/1.6/no-such-thing', 201, 'application/json', {}),
+    ).rejects.toThrow(/not in the published document/);
   });
 });

@@ -7,6 +7,7 @@ import { createLogger } from '@bm/logger';
 import { connect } from '@bm/messaging';
 import { initOrm, type RunningService } from '@bm/service-kit';
 import { dropDatabase, ensureDatabase } from '@bm/testing/infra';
+import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
 import { createApp } from '../../gateway/src/app.js';
 import {
@@ -62,7 +63,54 @@ export const authHeaders = (c: CompanyCredentials): Record<string, string> => ({
   CompanyID: c.companyId,
 });
 
-/** Sends one request to the app and reads the reply. */
+/**
+ * The published OpenAPI document as a response validator (openapi-backend, JSON Schema 2020-12 as OpenAPI
+ * 3.1 uses it), built once per test worker from the app's own `GET /1.6/openapi.json`.
+ */
+let validator: Promise<OpenAPIBackend> | undefined;
+function openApiValidator(app: Stack['app']): Promise<OpenAPIBackend> {
+  validator ??= (async () => {
+    const definition = await (await app.request('/1.6/openapi.json')).json();
+    // quick: no check of the document itself against the 3.0 meta-schema (the 3.1 document is validated in
+    // openapi-schemas.int.test.ts); responses are still validated in full.
+    const api = new OpenAPIBackend({ definition, quick: true, validate: true });
+    await api.init();
+    return api;
+  })();
+  return validator;
+}
+
+/**
+ * Checks a JSON answer of the interface against the published document (issue #11: the contract must be
+ * true to every answer): the operation must be documented, and the body must match the schema of its
+ * status. Throws with the violations, so the test that received the answer fails.
+ */
+export async function assertDocumented(
+  app: Stack['app'],
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): Promise<void> {
+  if (!/^\/(1\.6|admin)\//.test(path) || path.startsWith('/1.6/openapi.json')) return;
+  if (!contentType || !/json/.test(contentType) || body === undefined) return;
+  const api = await openApiValidator(app);
+  const [pathname, query = ''] = path.split('?');
+  const op = api.matchOperation({ method, path: pathname, query, headers: {} });
+  // A path the gateway answers without a route (an unknown path's 404, a 405) has no operation.
+  if (!op) {
+    if (status === 404 || status === 405) return;
+    throw new Error(`OpenAPI: ${method} ${pathname} answered ${status} but is not in the published document`);
+  }
+  const result = api.validateResponse(body, op, status);
+  if (result.errors?.length)
+    throw new Error(
+      `OpenAPI: the ${status} answer of ${method} ${pathname} (${op.operationId}) violates the published document: ${JSON.stringify(result.errors.slice(0, 5))}`,
+    );
+}
+
+/** Sends one request to the app and reads the reply; JSON answers are checked against the OpenAPI document. */
 export async function send(
   app: Stack['app'],
   method: string,
@@ -84,6 +132,14 @@ export async function send(
   } catch {
     parsed = undefined;
   }
+  await assertDocumented(
+    app,
+    method.toLowerCase(),
+    path,
+    res.status,
+    res.headers.get('content-type'),
+    parsed,
+  );
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
 

@@ -11,7 +11,7 @@ import type { Context } from 'hono';
 import { parseJsonLossless } from '../http/codec.js';
 import { normalizeInput } from '../http/schema-walk.js';
 import { AddMemberInput, CreateCompanyInput, type IdentityService } from '../identity/identity.service.js';
-import { type GatewayEnv, problemResponses } from './operation.js';
+import { type GatewayEnv, operationIdOf, problemResponses } from './operation.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -56,6 +56,7 @@ export function registerAdminRoutes(
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/admin/companies',
+    operationId: operationIdOf('post', '/admin/companies'),
     summary: 'Create a company with its default master data; returns its credentials once',
     tags: ['Admin'],
     security: [{ adminBearer: [] }],
@@ -76,6 +77,7 @@ export function registerAdminRoutes(
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/admin/companies/{id}/members',
+    operationId: operationIdOf('post', '/admin/companies/{id}/members'),
     summary: 'Give a user access to a company (creates the user when new; its password is returned once)',
     tags: ['Admin'],
     security: [{ adminBearer: [] }],

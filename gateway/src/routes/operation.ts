@@ -12,6 +12,7 @@ import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { parseJsonLossless, parseXmlBody, toXml } from '../http/codec.js';
 import type { Format } from '../http/negotiate.js';
+import { documentNullables } from '../http/openapi-nullables.js';
 import { normalizeInput, renderOutput } from '../http/schema-walk.js';
 import type { AuthVariables } from '../middleware/auth.js';
 import type { RequestIdVariables } from '../middleware/request-id.js';
@@ -196,6 +197,27 @@ export function handlerFor(
 /** OpenAPI `{id}` → Hono `:id`. */
 export const honoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
+/**
+ * The OpenAPI `operationId` of a route, derived from its method and path so it is unique and stable:
+ * `get /1.6/warehouses/{id}/stock` → `getWarehousesByIdStock` (generated clients name their calls by it).
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/1\.6\//, '/')
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => {
+      const param = /^\{(\w+)\}$/.exec(seg);
+      const word = param ? `by-${param[1]}` : seg;
+      return word
+        .split(/[-_.]/)
+        .filter(Boolean)
+        .map((w) => w[0].toUpperCase() + w.slice(1))
+        .join('');
+    });
+  return method.toLowerCase() + words.join('');
+}
+
 /** Registers the operations on the app and in its OpenAPI registry. */
 export function registerOperations(
   app: OpenAPIHono<GatewayEnv>,
@@ -204,9 +226,11 @@ export function registerOperations(
   middleware: MiddlewareHandler<GatewayEnv>[],
 ): void {
   for (const op of ops) {
+    for (const schema of [op.params, op.query, op.body?.schema, op.reply]) documentNullables(schema);
     const route: RouteConfig = {
       method: op.method,
       path: op.path,
+      operationId: operationIdOf(op.method, op.path),
       summary: op.summary,
       description: op.description,
       tags: [op.tag],

@@ -14,7 +14,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Objm } from '@nats-io/obj';
 import type { Context, MiddlewareHandler } from 'hono';
 import { acceptsExplicitly, parseAccept } from '../http/negotiate.js';
-import { type GatewayEnv, messageContext, problemResponses, render } from './operation.js';
+import { type GatewayEnv, messageContext, operationIdOf, problemResponses, render } from './operation.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -50,6 +50,7 @@ export function registerPrintoutRoute(
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/1.6/reports/{reportId}',
+    operationId: operationIdOf('get', '/1.6/reports/{reportId}'),
     summary: 'Printout of a record as PDF (with output=pdf&recordID=…), or the report definition (without)',
     description:
       'Printout: `reportId` is the GUID or code of a report (built-in `SalesInvoice`, `IssueCard`); `recordID` (any case) is the record. `Accept` must name application/pdf. Without `output`/`recordID` the reply is the report definition (JSON or XML).',
