@@ -73,10 +73,10 @@ try {
   ]);
   await db.query(
     `insert into invoicing.sales_invoice (id, company_id, ordner_id, warehouse_id, record_number, tags, partner_id, partner_country, date_created, date_accounting,
-       period_id, vat_period, vat_id, vat_code, vat_rate, mode, currency, sum_base, sum_vat, sum_total, vat_summary, cancelled, created_at, updated_at)
+       period_id, vat_period, vat_id, vat_code, vat_rate, mode, currency, sum_base, sum_vat, sum_total, vat_summary, cancelled, state, created_at, updated_at)
      select gen_random_uuid(), $1, $2, $3, 'BULK' || lpad(i::text, 7, '0'), '{}', $4, 'SK', $5::date - (i % 365), $5::date - (i % 365),
        $6, to_char($5::date - (i % 365), 'YYYY-MM'), $7, 'SK23', 23, 'creation', 'EUR', 100 + i % 50, round((100 + i % 50) * 0.23, 2),
-       100 + i % 50 + round((100 + i % 50) * 0.23, 2), '[]', i % 97 = 0, now(), now()
+       100 + i % 50 + round((100 + i % 50) * 0.23, 2), '[]', i % 97 = 0, case when i % 97 = 0 then 'cancelled' else 'issued' end, now(), now()
      from generate_series(1, 100000) i`,
     [s.creds.companyId, ids.rows[0].ordner, wh.id, partner.id, s.today, ids.rows[0].period, vat.rows[0].id],
   );
