@@ -5,7 +5,7 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
+import { eventually, item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -135,12 +135,10 @@ describe('sales invoice → issue card', () => {
       partnerId: partner.id,
       totalCost: 12.6,
     });
-    let linked: any;
-    for (let i = 0; i < 100; i++) {
-      linked = ok(await c.get(`/1.6/sales/invoices/${inv.id}`));
-      if (linked.warehouseRecordNo) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const linked = await eventually(
+      async () => ok(await c.get(`/1.6/sales/invoices/${inv.id}`)),
+      (x) => !!x.warehouseRecordNo,
+    );
     expect(linked.warehouseRecordNo).toBe(card.recordNumber);
 
     // Replay: the same event again (a new message id, so JetStream does not drop it as a duplicate).

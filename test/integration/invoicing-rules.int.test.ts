@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
+import { eventually, item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
 import { ADMIN_TOKEN, type Client, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -102,12 +102,10 @@ describe('the issue-card link', () => {
       await c.post(`/1.6/warehouses/issue-cards/copy?sourceId=${inv.id}&dateOperation=2025-05-02`),
       201,
     );
-    let linked: any;
-    for (let i = 0; i < 100; i++) {
-      linked = ok(await c.get(`/1.6/sales/invoices/${inv.id}`));
-      if (linked.warehouseRecordNo) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const linked = await eventually(
+      async () => ok(await c.get(`/1.6/sales/invoices/${inv.id}`)),
+      (x) => !!x.warehouseRecordNo,
+    );
     expect(linked.warehouseRecordNo).toBe(card.recordNumber);
     const { warehouseRecordNo: _, ...withoutLink } = linked;
     for (const body of [

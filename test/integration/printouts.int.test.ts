@@ -84,7 +84,9 @@ describe('sales invoice printout', () => {
     const r = await printout(c, 'SalesInvoice', invoice.id);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('application/pdf');
-    expect(r.headers.get('content-disposition')).toBe(`attachment; filename="${invoice.recordNumber}.pdf"`);
+    expect(r.headers.get('content-disposition')).toBe(
+      `attachment; filename="${invoice.recordNumber}.pdf"; filename*=UTF-8''${invoice.recordNumber}.pdf`,
+    );
     expect(r.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     const t = text(r.bytes); // throws on a damaged file
     expect(summaryOf(invoice)).toEqual([
@@ -158,6 +160,27 @@ describe('sales invoice printout', () => {
     expect(qrCodeOnPage(creditPdf)).toBeUndefined();
     ok(await c.post(`/1.6/sales/invoices/${credit.id}/cancel`));
     expect(text((await printout(c, 'SalesInvoice', credit.id)).bytes)).toContain('STORNOVANÝ DOKLAD');
+  });
+
+  it('prints a record number with diacritics (RFC 6266 filename*), as an ordner FČ may give', async () => {
+    ok(await c.post('/1.6/ordners', { code: 'FČ', name: 'Faktúry Č', documentType: 'SalesInvoice' }), 201);
+    const inv = ok(
+      await c.post('/1.6/sales/invoices', {
+        ordnerCode: 'FČ',
+        warehouseId: whId,
+        dateCreated: '2025-05-03',
+        partnerDetail: 'Odberateľ',
+        rows: [{ name: 'Služba', quantity: 1, price: 10 }],
+      }),
+      201,
+    );
+    expect(inv.recordNumber).toMatch(/^FČ2025\d{5}$/);
+    const r = await printout(c, 'SalesInvoice', inv.id);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-disposition')).toBe(
+      `attachment; filename="F_${inv.recordNumber.slice(2)}.pdf"; filename*=UTF-8''F%C4%8C${inv.recordNumber.slice(2)}.pdf`,
+    );
+    expect(text(r.bytes)).toContain(inv.recordNumber);
   });
 
   it('finds the report by GUID too and the record parameter in any case', async () => {

@@ -111,4 +111,17 @@ export async function stockOf(
   return line ? [line.quantity, line.value] : [0, 0];
 }
 
+/**
+ * Reads `read` every 100 ms, up to 10 s, until `done` holds (what an event consumer does asynchronously);
+ * returns the last value read, so the caller's assertion shows it when it never came.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  let v = await read();
+  for (let i = 0; i < 100 && !done(v); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await read();
+  }
+  return v;
+}
+
 export { expect };

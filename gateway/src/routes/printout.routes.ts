@@ -23,6 +23,20 @@ export interface PrintoutDeps {
   timeoutMs: number;
 }
 
+/**
+ * `Content-Disposition` of a printout (RFC 6266 with RFC 8187): an ASCII `filename` (other characters
+ * as `_`, quotes and backslashes dropped) for old clients and `filename*` in UTF-8 for the real name,
+ * so a record number with Č (ordner `FČ…`) prints instead of failing on a non-ByteString header.
+ */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
 /** The query of a printout request, names matched case-insensitively. */
 function printoutQuery(c: Context): { output?: string; recordId?: string; unknown: string[] } | null {
   const q: { output?: string; recordId?: string; unknown: string[] } = { unknown: [] };
@@ -40,6 +54,11 @@ function printoutQuery(c: Context): { output?: string; recordId?: string; unknow
   return any ? q : null;
 }
 
+/**
+ * Registers `GET /1.6/reports/{reportId}` (DESIGN §2 "Printout", §7): with `output=pdf&recordID=…` the
+ * printout, rendered by reporting and handed over through the object store; without them the report
+ * definition. Errors: 400 (output other than pdf), 401/403, 404, 406 (Accept not naming application/pdf).
+ */
 export function registerPrintoutRoute(
   app: OpenAPIHono<GatewayEnv>,
   deps: PrintoutDeps,
@@ -143,7 +162,7 @@ export function registerPrintoutRoute(
       );
     return c.body(pdf as unknown as ArrayBuffer, 200, {
       'Content-Type': 'application/pdf',
-      'Content-Disposition': `attachment; filename="${done.fileName}"`,
+      'Content-Disposition': contentDisposition(done.fileName),
       'Content-Length': String(pdf.byteLength),
     });
   };
