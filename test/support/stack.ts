@@ -7,6 +7,7 @@ import { createLogger } from '@bm/logger';
 import { connect } from '@bm/messaging';
 import { initOrm, type RunningService } from '@bm/service-kit';
 import { dropDatabase, ensureDatabase } from '@bm/testing/infra';
+import addFormatsModule from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
 import { createApp } from '../../gateway/src/app.js';
@@ -63,6 +64,12 @@ export const authHeaders = (c: CompanyCredentials): Record<string, string> => ({
   CompanyID: c.companyId,
 });
 
+// ajv-formats is CommonJS typed as an ES default export: take the function whichever way it arrives.
+type AddFormats = (ajv: unknown) => unknown;
+const addFormats: AddFormats =
+  (addFormatsModule as unknown as { default?: AddFormats }).default ??
+  (addFormatsModule as unknown as AddFormats);
+
 /**
  * The published OpenAPI document as a response validator (openapi-backend, JSON Schema 2020-12 as OpenAPI
  * 3.1 uses it), built once per test worker from the app's own `GET /1.6/openapi.json`.
@@ -73,7 +80,16 @@ function openApiValidator(app: Stack['app']): Promise<OpenAPIBackend> {
     const definition = await (await app.request('/1.6/openapi.json')).json();
     // quick: no check of the document itself against the 3.0 meta-schema (the 3.1 document is validated in
     // openapi-schemas.int.test.ts); responses are still validated in full.
-    const api = new OpenAPIBackend({ definition, quick: true, validate: true });
+    const api = new OpenAPIBackend({
+      definition,
+      quick: true,
+      validate: true,
+      // Formats (uuid, date, date-time, email, …) are checked too, not ignored.
+      customizeAjv: (ajv) => {
+        addFormats(ajv);
+        return ajv;
+      },
+    });
     await api.init();
     return api;
   })();
