@@ -127,6 +127,15 @@ describe('answers are checked against the published document (issue #11)', () =>
         items: [{ bonusPercent: 'x' }],
       }),
     ).rejects.toThrow(/violates/);
+    // Formats are checked too (ajv-formats): an id that is not a GUID violates `format: uuid`.
+    const unit = { id: 'not-a-guid', code: 'ks', name: 'kus' };
+    await expect(
+      assertDocumented(stack.app, 'get', '/1.6/units', 200, 'application/json', {
+        ...ok,
+        totalCount: 1,
+        items: [unit],
+      }),
+    ).rejects.toThrow(/format/);
     await expect(
       assertDocumented(stack.app, 'post', '/1.6/no-such-thing', 201, 'application/json', {}),
     ).rejects.toThrow(/not in the published document/);
