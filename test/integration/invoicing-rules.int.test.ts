@@ -277,6 +277,7 @@ describe('VAT codes that fit the parties (item 1)', () => {
 
   it('refuses a named intra-community, export or domestic code that does not fit the parties, naming the field', async () => {
     const before = await countInvoices();
+    const last = ok(await post({ partnerId, rows: rows() }), 201).recordNumber;
     const cases: [string, Record<string, unknown>, string][] = [
       ['SK0-IC', { partnerDetail: 'Jana, spotrebiteľ', partnerCountry: 'SK' }, 'intra-community'],
       [
@@ -303,8 +304,8 @@ describe('VAT codes that fit the parties (item 1)', () => {
       const onRow = await post({ ...parties, rows: rows({ vatCode }) });
       expect(onRow.body.errors?.[0]?.path).toBe('rows.0.vatCode');
     }
-    expect(await countInvoices()).toBe(before);
-    // The fitting parties are accepted.
+    expect(await countInvoices()).toBe(before + 1);
+    // The fitting parties are accepted, and the refusals consumed no record number.
     const ic = ok(
       await post({
         partnerDetail: 'Firma DE',
@@ -316,6 +317,7 @@ describe('VAT codes that fit the parties (item 1)', () => {
       201,
     );
     expect([ic.vatCode, ic.sumVat, ic.sumTotal]).toEqual(['SK0-IC', 0, 100]);
+    expect(Number(ic.recordNumber.slice(-5))).toBe(Number(last.slice(-5)) + 1);
     const ex = ok(
       await post({ partnerDetail: 'Firma US', partnerCountry: 'US', vatCode: 'SK0-EX', rows: rows() }),
       201,
