@@ -13,7 +13,7 @@
 import { EventSubjects, type StockRevaluedEvent } from '@bm/contracts';
 import { ErrorCode, unprocessable } from '@bm/errors';
 import { type Dec, dec, fmt, sum } from '@bm/money';
-import { addEntries, type Ctx, type EntityManager, enqueueEvent } from '@bm/service-kit';
+import { type Ctx, type EntityManager, enqueueEvent } from '@bm/service-kit';
 import {
   availableFrom,
   type DocResult,
@@ -26,12 +26,7 @@ import {
   type ValuationMethod,
 } from '../domain/ledger-replay.js';
 import { issueEntries, receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
-import {
-  AccountingEntryEntity,
-  OutboxEntity,
-  ReceiptCardEntity,
-  ReceiptCardRowEntity,
-} from '../persistence/entities.js';
+import { AccountingEntryEntity, OutboxEntity, ReceiptCardRowEntity } from '../persistence/entities.js';
 import {
   type BalanceRow,
   type KeyLoad,
@@ -103,7 +98,6 @@ interface KeyPlan {
 /** The replayed posting: the new document's valued lines and what storing it changes. */
 export interface PostingPlan {
   warehouse: LedgerWarehouse;
-  method: ValuationMethod;
   doc: NewDocument;
   keys: KeyPlan[];
   /** Issue: the pieces (stored rows) of each line of the new document. */
@@ -200,7 +194,6 @@ export async function planPosting(
   for (const l of doc.lines) byKey.set(keyOf(l), [...(byKey.get(keyOf(l)) ?? []), l]);
   const plan: PostingPlan = {
     warehouse,
-    method,
     doc,
     keys: [],
     issued: new Map(),
@@ -694,7 +687,8 @@ async function reviseLaterIssueCards(
 
 /**
  * Rewrites the accounting entries of later receipts whose negative-stock settlement the replay changed
- * (their rows and totals never change): the settlement is read back from the replayed movements.
+ * (their rows and totals never change): the settlement is read back from the replayed movements, the
+ * entries are those `receiptEntries` gives for it, compared with the stored ones. Set-based.
  */
 async function reviseLaterReceipts(
   tx: EntityManager,
@@ -703,44 +697,65 @@ async function reviseLaterReceipts(
   ids: Set<string>,
 ): Promise<RevaluedDoc[]> {
   if (!ids.size || !plan.warehouse.accounted) return [];
-  const settled = await tx.execute<{ document_id: string; settled: string }[]>(
-    `select r."id" as "document_id", coalesce(-sum(m."value"), 0)::text as "settled"
-       from unnest(?::uuid[]) as r("id")
-       left join "warehouse"."stock_movement" m
-         on m."document_id" = r."id" and m."document_type" = 'NegativeStockSettlement'
-      group by r."id"`,
+  const receipts = await tx.execute<
+    { id: string; recordNumber: string; totalCost: string; periodId: string | null; settled: string }[]
+  >(
+    `select c."id", c."record_number" as "recordNumber", c."total_cost"::text as "totalCost", c."period_id" as "periodId",
+            coalesce((select -sum(m."value") from "warehouse"."stock_movement" m
+                       where m."document_id" = c."id" and m."document_type" = 'NegativeStockSettlement'), 0)::text as "settled"
+       from "warehouse"."receipt_card" c where c."id" = any(?::uuid[])`,
     [pgArray([...ids])],
   );
-  const entries = await tx.find(AccountingEntryEntity, { documentId: { $in: [...ids] } });
-  const changed = settled.filter((r) => {
-    const stored = sum(
-      entries
-        .filter(
-          (e) => e.documentId === r.document_id && e.description.startsWith('Negative stock settlement'),
-        )
-        .map((e) => e.amount),
+  const stored = await tx.find(
+    AccountingEntryEntity,
+    { documentId: { $in: [...ids] } },
+    { orderBy: { lineNo: 'asc' } },
+  );
+  const same = (a: { debitAccount: string; creditAccount: string; amount: string }[], b: typeof a) =>
+    a.length === b.length &&
+    a.every(
+      (e, n) =>
+        e.debitAccount === b[n].debitAccount &&
+        e.creditAccount === b[n].creditAccount &&
+        dec(e.amount).eq(dec(b[n].amount)),
     );
-    return !stored.eq(dec(r.settled));
-  });
+  const changed = receipts
+    .map((r) => ({
+      r,
+      entries: receiptEntries(plan.warehouse, dec(r.totalCost), dec(r.settled), r.recordNumber),
+    }))
+    .filter(
+      ({ r, entries }) =>
+        !same(
+          entries,
+          stored.filter((e) => e.documentId === r.id),
+        ),
+    );
   if (!changed.length) return [];
-  const receipts = await tx.find(ReceiptCardEntity, { id: { $in: changed.map((c) => c.document_id) } });
-  const out: RevaluedDoc[] = [];
-  for (const receipt of receipts) {
-    const newSettled = dec(changed.find((c) => c.document_id === receipt.id)!.settled);
-    await tx.nativeDelete(AccountingEntryEntity, { documentId: receipt.id });
-    addEntries(
-      tx,
-      AccountingEntryEntity,
-      ctx.companyId!,
-      receipt.id,
-      receiptEntries(plan.warehouse, dec(receipt.totalCost), newSettled, receipt.recordNumber),
-    );
-    out.push({
-      kind: 'receipt',
-      id: receipt.id,
-      recordNumber: receipt.recordNumber,
-      periodId: receipt.periodId ?? null,
-    });
-  }
-  return out;
+  await tx.execute(`delete from "warehouse"."accounting_entry" where "document_id" = any(?::uuid[])`, [
+    pgArray(changed.map(({ r }) => r.id)),
+  ]);
+  await insertRows(
+    tx,
+    'accounting_entry',
+    ['company_id', 'document_id', 'line_no', 'debit_account', 'credit_account', 'amount', 'description'],
+    ['uuid', 'uuid', 'int4', 'text', 'text', 'numeric', 'text'],
+    changed.flatMap(({ r, entries }) =>
+      entries.map((e, n) => [
+        ctx.companyId!,
+        r.id,
+        n + 1,
+        e.debitAccount,
+        e.creditAccount,
+        e.amount,
+        e.description,
+      ]),
+    ),
+  );
+  return changed.map(({ r }) => ({
+    kind: 'receipt',
+    id: r.id,
+    recordNumber: r.recordNumber,
+    periodId: r.periodId,
+  }));
 }

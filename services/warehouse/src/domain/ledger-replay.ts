@@ -217,9 +217,6 @@ export function availableFrom(start: Dec, later: readonly LedgerDoc[]): Dec {
   return lowest.lt(0) ? dec(0) : lowest;
 }
 
-/** Σ quantities of a document's lines. */
-export const docQuantity = (d: LedgerDoc): Dec => d.lines.reduce((a, l) => a.plus(l.quantity), dec(0));
-
 /** Issue rows as stored: pieces of equal line and cost price compared, to tell whether a card changed. */
 export function samePieces(a: readonly IssuedPiece[], b: readonly IssuedPiece[]): boolean {
   return (
@@ -229,6 +226,3 @@ export function samePieces(a: readonly IssuedPiece[], b: readonly IssuedPiece[])
     )
   );
 }
-
-export type { Layer, LayerTake } from './fifo.js';
-export { splitByCost };
