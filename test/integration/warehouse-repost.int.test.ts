@@ -130,6 +130,28 @@ describe('repost of back-dated documents', () => {
     ]);
   });
 
+  it('a back-dated receipt removes the negative-stock settlement of a later receipt and revalues the cost-0 issue', async () => {
+    const w = await warehouse(c, { allowNegativeStock: true });
+    const i = await item(c);
+    const out = await issueOf(w.id, i.id, '2025-04-10', 5);
+    expect(costs(out)).toEqual([[5, 0, 0]]);
+    const settling = await receive(c, w.id, '2025-04-12', [[i.id, 5, 10]]);
+    const entries = (r: any) =>
+      r.accountingEntries.map((e: any) => [e.debitAccount, e.creditAccount, e.amount]);
+    expect(entries(settling)).toEqual([
+      ['132', '131', 50],
+      ['504', '132', 50],
+    ]);
+    await receive(c, w.id, '2025-04-05', [[i.id, 5, 8]]);
+    const revalued = await card(out.id);
+    expect([costs(revalued), entries(revalued)]).toEqual([[[5, 8, 40]], [['504', '132', 40]]]);
+    // The 04-12 receipt no longer covers missing pieces: its settlement entry is gone, its stock stays.
+    expect(entries(ok(await c.get(`/1.6/warehouses/receipt-cards/${settling.id}`)))).toEqual([
+      ['132', '131', 50],
+    ]);
+    expect(await stockOf(c, w.id, i.id)).toEqual([5, 50]);
+  });
+
   it('Custom: a receipt into negative stock settles nothing; the pieces are expensed once (case 4)', async () => {
     const w = await warehouse(c, { valuationMethod: 'Custom', allowNegativeStock: true });
     const i = await item(c);
