@@ -8,11 +8,11 @@ import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import type { Logger } from '@bm/logger';
 import type { NatsConnection } from '@bm/messaging';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Svcm } from '@nats-io/services';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { GatewayConfig } from './config.js';
+import { readiness } from './http/health.js';
 import { chooseFormat } from './http/negotiate.js';
 import { sendProblem } from './http/problem.js';
 import type { IdentityService } from './identity/identity.service.js';
@@ -110,30 +110,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     ),
   );
 
-  app.get('/health', async (c) => {
-    const checks: Record<string, unknown> = {};
-    let ok = true;
-    try {
-      await deps.pingDb();
-      checks.database = 'ok';
-    } catch {
-      checks.database = 'unreachable';
-      ok = false;
-    }
-    checks.nats = deps.nc.isClosed() ? 'closed' : 'ok';
-    const services: Record<string, number> = Object.fromEntries(SERVICES.map((s) => [s, 0]));
-    if (!deps.nc.isClosed()) {
-      try {
-        const pings = await new Svcm(deps.nc).client({ maxWait: 300, strategy: 'timer' } as any).ping();
-        for await (const p of pings) if (p.name in services) services[p.name]++;
-      } catch {
-        /* no service answered: counts stay 0 */
-      }
-    }
-    checks.services = services;
-    if (Object.values(services).some((n) => n === 0) || checks.nats !== 'ok') ok = false;
-    return c.json({ status: ok ? 'ok' : 'degraded', ...checks }, ok ? 200 : 503);
-  });
+  // Probes (issue #12): liveness without I/O; readiness at most 1 s old; `/health` stays readiness.
+  const ready = readiness({ nc: deps.nc, pingDb: deps.pingDb, services: SERVICES });
+  app.get('/health/live', (c) => c.json({ status: 'ok' }));
+  const readyHandler = async (c: Context) => {
+    const r = await ready();
+    return c.json(r, r.status === 'ok' ? 200 : 503);
+  };
+  app.get('/health/ready', readyHandler);
+  app.get('/health', readyHandler);
 
   const negotiate: MiddlewareHandler<GatewayEnv> = async function negotiateFormat(c, next) {
     const f = chooseFormat(c.req.header('accept'));
@@ -206,14 +191,22 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     [authenticate, negotiate],
   );
 
-  app.doc31('/1.6/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Business management interface',
-      version: '1.6',
-      description:
-        'Issue cards, purchase invoices and sales invoices (INTERFACE-1.6), with the decisions of DESIGN.md.',
-    },
+  // The document is built once, on its first request (every route is registered by then), and served
+  // from memory afterwards (issue #12: it used to be rebuilt on every request).
+  let openApiJson: string | undefined;
+  app.get('/1.6/openapi.json', (c) => {
+    openApiJson ??= JSON.stringify(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'Business management interface',
+          version: '1.6',
+          description:
+            'Issue cards, purchase invoices and sales invoices (INTERFACE-1.6), with the decisions of DESIGN.md.',
+        },
+      }),
+    );
+    return c.body(openApiJson, 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });
   return app;
 }

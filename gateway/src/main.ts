@@ -2,7 +2,7 @@
 
 import { createLogger } from '@bm/logger';
 import { connect } from '@bm/messaging';
-import { initOrm } from '@bm/service-kit';
+import { initOrm, natsOptions } from '@bm/service-kit';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -19,13 +19,14 @@ export interface RunningGateway {
 /** Starts the gateway; resolves once it listens. */
 export async function startGateway(config = loadConfig()): Promise<RunningGateway> {
   const log = createLogger('gateway', config.LOG_LEVEL);
-  const orm = await initOrm({ ...ormOptions, clientUrl: config.DATABASE_URL, log });
-  const nc = await connect({
-    servers: config.NATS_URL,
-    name: 'gateway',
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
+  const orm = await initOrm({
+    ...ormOptions,
+    clientUrl: config.DATABASE_URL,
+    log,
+    poolMax: config.DB_POOL_MAX,
+    poolTimeoutMs: config.DB_POOL_TIMEOUT_MS,
   });
+  const nc = await connect(natsOptions(config, 'gateway'));
   const identity = new IdentityService(orm, nc);
   const app = createApp({
     config,

@@ -21,6 +21,7 @@ const titles: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
@@ -55,6 +56,8 @@ export function sendProblem(
   const body = problemBody(e, status, c.req.path, format === 'xml' ? 'xml' : 'json');
   const headers: Record<string, string> = {};
   if (status === 401) headers['WWW-Authenticate'] = 'Basic realm="1.6", charset="UTF-8"';
+  if (e.retryAfterSeconds !== undefined)
+    headers['Retry-After'] = String(Math.max(1, Math.ceil(e.retryAfterSeconds)));
   if (format === 'xml') {
     headers['Content-Type'] = 'application/problem+xml; charset=utf-8';
     return c.body(toXml('problem', body), status as any, headers);

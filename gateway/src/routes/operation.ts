@@ -278,7 +278,8 @@ export const problemResponses = {
   406: { description: 'NotAcceptable', content: problemContent },
   409: { description: 'Conflict, DuplicateRecordNumber or InvalidState', content: problemContent },
   422: { description: 'Business rule refused the request', content: problemContent },
-  503: { description: 'ServiceUnavailable', content: problemContent },
+  429: { description: 'TooManyRequests (rate limit; see Retry-After)', content: problemContent },
+  503: { description: 'ServiceUnavailable (see Retry-After)', content: problemContent },
   504: { description: 'Timeout', content: problemContent },
 };
 

@@ -1,7 +1,12 @@
 /** The invoicing service: endpoints on NATS (queue group `invoicing`), outbox relay, stock-issued consumer. */
-import { type OutboxRelay, type RunningService, startOutboxRelay, startService } from '@bm/service-kit';
+import {
+  type OutboxRelay,
+  type RunningService,
+  type ServiceConfig,
+  startOutboxRelay,
+  startService,
+} from '@bm/service-kit';
 import type { InvoicingDeps } from './application/sales-invoice.service.js';
-import type { Config } from './config.js';
 import { startStockIssuedConsumer } from './consumers/stock-issued.consumer.js';
 import { registerInvoices } from './handlers/invoices.handlers.js';
 import { registerLookups } from './handlers/lookups.handlers.js';
@@ -15,13 +20,11 @@ export interface InvoicingService extends RunningService {
 }
 
 /** Starts one replica of the invoicing service. */
-export async function startInvoicing(config: Config): Promise<InvoicingService> {
+export async function startInvoicing(config: ServiceConfig): Promise<InvoicingService> {
   let relay: OutboxRelay | undefined;
   const running = await startService({
     name: 'invoicing',
-    databaseUrl: config.DATABASE_URL,
-    natsUrl: config.NATS_URL,
-    logLevel: config.LOG_LEVEL,
+    config,
     orm: ormOptions,
     register: (kit) => {
       const deps: InvoicingDeps = { kit, kickOutbox: () => relay?.kick() };

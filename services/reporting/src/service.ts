@@ -1,5 +1,5 @@
 /** The reporting service: report definitions and printouts on NATS (queue group `reporting`), rendering in a worker pool. */
-import { type RunningService, startService } from '@bm/service-kit';
+import { type RunningService, type ServiceConfig, startService } from '@bm/service-kit';
 import { Piscina } from 'piscina';
 import type { ReportingDeps } from './application/printout.service.js';
 import type { Config } from './config.js';
@@ -20,14 +20,12 @@ export function createRenderPool(threads: number): Piscina | null {
 
 /** Starts one replica of the reporting service. */
 export async function startReporting(
-  config: Omit<Config, 'REPORT_WORKERS'> & { REPORT_WORKERS?: number },
+  config: ServiceConfig & Partial<Pick<Config, 'REPORT_WORKERS'>>,
 ): Promise<RunningService> {
   const pool = createRenderPool(config.REPORT_WORKERS ?? 2);
   return startService({
     name: 'reporting',
-    databaseUrl: config.DATABASE_URL,
-    natsUrl: config.NATS_URL,
-    logLevel: config.LOG_LEVEL,
+    config,
     orm: ormOptions,
     register: (kit) => {
       const deps: ReportingDeps = { kit, pool };

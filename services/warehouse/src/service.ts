@@ -1,7 +1,12 @@
 /** The warehouse service: registers its endpoints on NATS (queue group `warehouse`) and runs its outbox relay. */
-import { type OutboxRelay, type RunningService, startOutboxRelay, startService } from '@bm/service-kit';
+import {
+  type OutboxRelay,
+  type RunningService,
+  type ServiceConfig,
+  startOutboxRelay,
+  startService,
+} from '@bm/service-kit';
 import type { WarehouseDeps } from './application/issue-card.service.js';
-import type { Config } from './config.js';
 import { registerDocuments } from './handlers/documents.handlers.js';
 import { registerMasterData } from './handlers/master-data.handlers.js';
 import { registerProvision } from './handlers/provision.handler.js';
@@ -13,13 +18,11 @@ export interface WarehouseService extends RunningService {
 }
 
 /** Starts one replica of the warehouse service. */
-export async function startWarehouse(config: Config): Promise<WarehouseService> {
+export async function startWarehouse(config: ServiceConfig): Promise<WarehouseService> {
   let relay: OutboxRelay | undefined;
   const running = await startService({
     name: 'warehouse',
-    databaseUrl: config.DATABASE_URL,
-    natsUrl: config.NATS_URL,
-    logLevel: config.LOG_LEVEL,
+    config,
     orm: ormOptions,
     register: (kit) => {
       const deps: WarehouseDeps = { kit, kickOutbox: () => relay?.kick() };

@@ -44,4 +44,9 @@ export const Headers = {
   requestId: 'Request-Id',
   timeZone: 'Company-Time-Zone',
   instance: 'Service-Instance',
+  /**
+   * The time left for the request, in ms, when it was sent (issue #12): the receiver stops work and
+   * stores nothing past it. Relative, so clocks of different hosts need not agree.
+   */
+  timeoutMs: 'Timeout-Ms',
 } as const;

@@ -15,6 +15,7 @@ export const ErrorKind = {
   not_acceptable: 'not_acceptable',
   conflict: 'conflict',
   unprocessable: 'unprocessable',
+  too_many: 'too_many',
   unavailable: 'unavailable',
   timeout: 'timeout',
   internal: 'internal',
@@ -33,6 +34,7 @@ export const statusOfKind: Record<ErrorKind, number> = {
   not_acceptable: 406,
   conflict: 409,
   unprocessable: 422,
+  too_many: 429,
   internal: 500,
   unavailable: 503,
   timeout: 504,
@@ -57,6 +59,10 @@ export const ErrorCode = {
   CostPriceRequired: 'CostPriceRequired',
   PeriodNotFound: 'PeriodNotFound',
   PeriodClosed: 'PeriodClosed',
+  /** 429: a rate limit or the bounded authentication queue refused the request (issue #12); `Retry-After` says when to retry. */
+  TooManyRequests: 'TooManyRequests',
+  /** 422: an `Idempotency-Key` reused with another request (issue #12). */
+  IdempotencyKeyReused: 'IdempotencyKeyReused',
   ServiceUnavailable: 'ServiceUnavailable',
   Timeout: 'Timeout',
   InternalError: 'InternalError',
@@ -77,6 +83,8 @@ export interface WireError {
   errors?: FieldError[];
   /** Extra members of the problem document, e.g. `shortfalls` of OperationCanceledException. */
   extensions?: Record<string, unknown>;
+  /** Seconds after which a retry may succeed (429, 503): sent as `Retry-After`. */
+  retryAfterSeconds?: number;
 }
 
 /** An error with a kind, a stable code and structured details. Thrown by domain and service code. */
@@ -85,12 +93,25 @@ export class AppError extends Error {
   readonly code: string;
   readonly errors?: FieldError[];
   readonly extensions?: Record<string, unknown>;
+  /** Seconds after which a retry may succeed (429, 503): the gateway sends it as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+  /**
+   * A 504 of the caller's own timer: no answer came, so whether the work was stored is not known (a
+   * service that gives up at its deadline says so with a plain 504 instead). Not sent over the wire.
+   */
+  readonly outcomeUnknown?: boolean;
 
   constructor(
     kind: ErrorKind,
     code: string,
     detail: string,
-    opts: { errors?: FieldError[]; extensions?: Record<string, unknown>; cause?: unknown } = {},
+    opts: {
+      errors?: FieldError[];
+      extensions?: Record<string, unknown>;
+      cause?: unknown;
+      retryAfterSeconds?: number;
+      outcomeUnknown?: boolean;
+    } = {},
   ) {
     super(detail, { cause: opts.cause });
     this.name = 'AppError';
@@ -98,6 +119,8 @@ export class AppError extends Error {
     this.code = code;
     this.errors = opts.errors;
     this.extensions = opts.extensions;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.outcomeUnknown = opts.outcomeUnknown;
   }
 
   /** Serialises for a NATS error reply. */
@@ -108,12 +131,17 @@ export class AppError extends Error {
       detail: this.message,
       ...(this.errors ? { errors: this.errors } : {}),
       ...(this.extensions ? { extensions: this.extensions } : {}),
+      ...(this.retryAfterSeconds !== undefined ? { retryAfterSeconds: this.retryAfterSeconds } : {}),
     };
   }
 
   /** Rebuilds an error received from another process. */
   static fromWire(w: WireError): AppError {
-    return new AppError(w.kind, w.code, w.detail, { errors: w.errors, extensions: w.extensions });
+    return new AppError(w.kind, w.code, w.detail, {
+      errors: w.errors,
+      extensions: w.extensions,
+      retryAfterSeconds: w.retryAfterSeconds,
+    });
   }
 }
 
@@ -156,3 +184,11 @@ export const unprocessable = (
 
 /** Narrowing helper. */
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** 429 TooManyRequests with the seconds to wait (issue #12 "Authentication under attack"). */
+export const tooManyRequests = (detail: string, retryAfterSeconds: number): AppError =>
+  new AppError(ErrorKind.too_many, ErrorCode.TooManyRequests, detail, { retryAfterSeconds });
+
+/** 503 ServiceUnavailable with the seconds to wait (NATS down, a full queue, the database's connection limit). */
+export const unavailable = (detail: string, retryAfterSeconds = 1): AppError =>
+  new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, detail, { retryAfterSeconds });

@@ -8,6 +8,11 @@ export interface RequestContext {
   requestId: string;
   /** IANA zone of the company; business dates are calendar dates in it. */
   timeZone: string;
+  /**
+   * When the sender stops waiting for the answer (`Date.now()` ms on this host), from the `Timeout-Ms`
+   * header: work past it is abandoned and nothing is stored (issue #12). Absent: no deadline.
+   */
+  deadline?: number;
 }
 
 /** Today's calendar date (`YYYY-MM-DD`) in an IANA time zone. */

@@ -17,6 +17,7 @@ import {
   ErrorKind,
   isAppError,
   statusOfKind,
+  unavailable,
   validationFailed,
   type WireError,
 } from '@bm/errors';
@@ -34,6 +35,28 @@ import { incoming, outgoing } from './large-payload.js';
 
 export type { NatsConnection } from '@nats-io/transport-node';
 export { connect } from '@nats-io/transport-node';
+
+/** Connections whose link to the server is down at the moment (between `disconnect` and `reconnect`). */
+const linkDown = new WeakSet<NatsConnection>();
+const watched = new WeakSet<NatsConnection>();
+
+/**
+ * Follows a connection's status events so that {@link isLinkDown} knows, without I/O, whether the server
+ * is reachable now. Idempotent; {@link request} calls it on first use.
+ */
+export function watchLink(nc: NatsConnection): void {
+  if (watched.has(nc)) return;
+  watched.add(nc);
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') linkDown.add(nc);
+      else if (s.type === 'reconnect') linkDown.delete(nc);
+    }
+  })().catch(() => undefined);
+}
+
+/** True while the connection is closed or between a disconnect and the next reconnect (issue #12 "Fail fast"). */
+export const isLinkDown = (nc: NatsConnection): boolean => nc.isClosed() || linkDown.has(nc);
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -71,23 +94,36 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, pre
   return r.data;
 }
 
-/** Reads the request context from message headers. */
+/**
+ * Time a receiver keeps for its reply to travel back: a service's deadline is this much earlier than the
+ * moment its caller gives up, so "ran past the deadline, nothing stored" reaches the caller in time.
+ */
+export const REPLY_MARGIN_MS = 250;
+
+/** Reads the request context from message headers; `Timeout-Ms` becomes an absolute `deadline`. */
 export function contextFromHeaders(h: MsgHdrs | undefined): RequestContext {
+  const budget = Number(h?.get(Headers.timeoutMs));
   return {
     companyId: h?.get(Headers.companyId) || undefined,
     userId: h?.get(Headers.userId) || undefined,
     requestId: h?.get(Headers.requestId) || crypto.randomUUID(),
     timeZone: h?.get(Headers.timeZone) || 'Europe/Bratislava',
+    ...(Number.isFinite(budget) && budget > 0 ? { deadline: Date.now() + budget } : {}),
   };
 }
 
-/** Builds NATS headers from a request context. */
-export function headersFromContext(ctx: Partial<RequestContext>): MsgHdrs {
+/**
+ * Builds NATS headers from a request context. `timeoutMs` (how long the sender will wait) becomes the
+ * receiver's budget `Timeout-Ms`, {@link REPLY_MARGIN_MS} shorter.
+ */
+export function headersFromContext(ctx: Partial<RequestContext>, timeoutMs?: number): MsgHdrs {
   const h = natsHeaders();
   if (ctx.companyId) h.set(Headers.companyId, ctx.companyId);
   if (ctx.userId) h.set(Headers.userId, ctx.userId);
   h.set(Headers.requestId, ctx.requestId ?? crypto.randomUUID());
   if (ctx.timeZone) h.set(Headers.timeZone, ctx.timeZone);
+  if (timeoutMs !== undefined)
+    h.set(Headers.timeoutMs, String(Math.max(Math.round(timeoutMs - REPLY_MARGIN_MS), 50)));
   return h;
 }
 
@@ -200,10 +236,18 @@ export async function requestRaw(
   opts: RequestOptions = {},
 ): Promise<{ data: Uint8Array; headers?: MsgHdrs }> {
   let m: Awaited<ReturnType<NatsConnection['request']>>;
-  const headers = headersFromContext(ctx);
+  watchLink(nc);
+  // While the message bus is unreachable a request would only wait for its timeout: answer at once.
+  if (isLinkDown(nc))
+    throw unavailable('the message bus is unreachable at the moment; nothing was done, retry shortly', 2);
+  // A request made while serving another one gets no more time than that one has left.
+  let timeout = opts.timeoutMs ?? 5000;
+  if (ctx.deadline !== undefined) timeout = Math.min(timeout, ctx.deadline - Date.now());
+  if (timeout <= 0) throw deadlinePassed(subject);
+  const headers = headersFromContext(ctx, timeout);
   try {
     const payload = await outgoing(nc, data, headers);
-    m = await nc.request(subject, payload, { timeout: opts.timeoutMs ?? 5000, headers });
+    m = await nc.request(subject, payload, { timeout, headers });
   } catch (e) {
     throw mapRequestError(e, subject);
   }
@@ -230,23 +274,32 @@ function mapRequestError(e: unknown, subject: string): AppError {
     (e instanceof natsErrors.RequestError && e.isNoResponders()) ||
     (e as Error)?.cause instanceof natsErrors.NoRespondersError;
   if (noResponders) {
-    return new AppError(
-      ErrorKind.unavailable,
-      ErrorCode.ServiceUnavailable,
-      `no service answers ${subject}; try again shortly`,
-    );
+    return unavailable(`no service answers ${subject}; try again shortly`, 1);
   }
   if (e instanceof natsErrors.TimeoutError || (e as Error)?.cause instanceof natsErrors.TimeoutError) {
-    return new AppError(ErrorKind.timeout, ErrorCode.Timeout, `no reply from ${subject} in time`);
+    return new AppError(
+      ErrorKind.timeout,
+      ErrorCode.Timeout,
+      `no reply from ${subject} in time: the outcome is unknown (the service stops work at its deadline, so the request is normally not stored); a retry with the same Idempotency-Key is safe`,
+      { outcomeUnknown: true },
+    );
   }
   if (e instanceof natsErrors.ClosedConnectionError || e instanceof natsErrors.DrainingConnectionError) {
-    return new AppError(
-      ErrorKind.unavailable,
-      ErrorCode.ServiceUnavailable,
-      'message bus connection is closed',
-    );
+    return unavailable('message bus connection is closed', 2);
   }
   return new AppError(ErrorKind.unavailable, ErrorCode.ServiceUnavailable, `request to ${subject} failed`, {
     cause: e,
   });
+}
+
+/**
+ * 504 Timeout raised by the receiver itself when its deadline passed before it committed: nothing was
+ * stored (issue #12), so a retry is safe with or without an Idempotency-Key.
+ */
+export function deadlinePassed(what: string): AppError {
+  return new AppError(
+    ErrorKind.timeout,
+    ErrorCode.Timeout,
+    `${what} ran past the request's deadline and was abandoned: nothing was stored; retry the request`,
+  );
 }

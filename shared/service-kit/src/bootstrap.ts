@@ -7,14 +7,37 @@
 import { createLogger, type Logger } from '@bm/logger';
 import { connect, type NatsConnection, type RequestContext, type ServeOptions } from '@bm/messaging';
 import { type Service, Svcm } from '@nats-io/services';
+import type { ConnectionOptions } from '@nats-io/transport-node';
+import type { ServiceEnv } from './config.js';
 import { emWrap, initOrm, type MikroORM, type OrmOptions } from './orm.js';
+
+/** What a service process reads from its environment ({@link ServiceEnv}); only the URLs are required. */
+export type ServiceConfig = Pick<ServiceEnv, 'DATABASE_URL' | 'NATS_URL'> &
+  Partial<
+    Pick<ServiceEnv, 'LOG_LEVEL' | 'DB_POOL_MAX' | 'DB_POOL_TIMEOUT_MS' | 'NATS_USER' | 'NATS_PASSWORD'>
+  >;
+
+/**
+ * Options of a NATS connection of process `name`: its own user when configured (issue #12 "Least
+ * privilege"), reconnecting for ever.
+ */
+export function natsOptions(
+  config: Pick<ServiceConfig, 'NATS_URL' | 'NATS_USER' | 'NATS_PASSWORD'>,
+  name: string,
+): ConnectionOptions {
+  return {
+    servers: config.NATS_URL,
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    ...(config.NATS_USER ? { user: config.NATS_USER, pass: config.NATS_PASSWORD } : {}),
+  };
+}
 
 export interface StartOptions {
   name: 'warehouse' | 'invoicing' | 'reporting';
   version?: string;
-  databaseUrl: string;
-  natsUrl: string;
-  logLevel?: string;
+  config: ServiceConfig;
   orm: Omit<OrmOptions, 'clientUrl' | 'log'>;
   /** Registers the endpoints on the service. */
   register: (kit: ServiceKit) => void | Promise<void>;
@@ -48,13 +71,17 @@ export interface RunningService {
 
 /** Starts a service; resolves once it listens. */
 export async function startService(o: StartOptions): Promise<RunningService> {
-  const log = createLogger(o.name, o.logLevel ?? 'info');
-  const orm = await initOrm({ ...o.orm, clientUrl: o.databaseUrl, log });
-  const nc = await connect({
-    servers: o.natsUrl,
-    name: o.name,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
+  const log = createLogger(o.name, o.config.LOG_LEVEL ?? 'info');
+  const orm = await initOrm({
+    ...o.orm,
+    clientUrl: o.config.DATABASE_URL,
+    log,
+    poolMax: o.config.DB_POOL_MAX,
+    poolTimeoutMs: o.config.DB_POOL_TIMEOUT_MS,
+  });
+  const nc = await connect(natsOptions(o.config, o.name)).catch(async (e) => {
+    await orm.close();
+    throw e;
   });
   const service = await new Svcm(nc).add({ name: o.name, version: o.version ?? '1.6.0', queue: o.name });
   const instance = service.info().id;

@@ -12,6 +12,16 @@ export const ServiceEnv = z.object({
     .default('postgresql://postgres@127.0.0.1:5432/business'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Most PostgreSQL connections this process opens (issue #12). The sum over every process and replica
+   * must stay below the server's `max_connections` (docs/operations.md "Connection budget").
+   */
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  /** How long a query waits for a free pooled connection before the request is answered 503, ms. */
+  DB_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  /** NATS user of this process (issue #12 "Least privilege"); with NATS_PASSWORD. Unset: no credentials. */
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
 });
 export type ServiceEnv = z.infer<typeof ServiceEnv>;
 

@@ -3,6 +3,7 @@
 export * from './bootstrap.js';
 export * from './config.js';
 export * from './crud.js';
+export * from './deadline.js';
 export * from './documents.js';
 export * from './orm.js';
 export * from './outbox.js';

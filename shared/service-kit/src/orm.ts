@@ -5,9 +5,10 @@
  */
 
 import { DEFAULT_PAGE_SIZE, type Page, type PageQuery } from '@bm/contracts';
-import { AppError, conflict, ErrorCode, ErrorKind } from '@bm/errors';
+import { AppError, conflict, ErrorCode, ErrorKind, unavailable } from '@bm/errors';
 import type { Logger } from '@bm/logger';
 import type { RequestContext } from '@bm/messaging';
+import { deadlinePassed } from '@bm/messaging';
 import { type Migration, Migrator } from '@mikro-orm/migrations';
 import {
   type EntityManager,
@@ -17,6 +18,8 @@ import {
   type Options,
   UniqueConstraintViolationException,
 } from '@mikro-orm/postgresql';
+
+import { DeadlineSubscriber, withDeadline } from './deadline.js';
 
 export { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
@@ -39,7 +42,10 @@ export interface OrmOptions {
   entities: Options['entities'];
   migrations: { name: string; class: new (...args: any[]) => Migration }[];
   log?: Logger;
+  /** Most connections this process opens (DB_POOL_MAX; issue #12 "connection budget"). */
   poolMax?: number;
+  /** How long a query waits for a free pooled connection before 503, ms (DB_POOL_TIMEOUT_MS). */
+  poolTimeoutMs?: number;
 }
 
 /**
@@ -59,13 +65,24 @@ export async function initOrm(o: OrmOptions): Promise<MikroORM> {
       transactional: true,
     },
     schemaGenerator: { skipTables: [], skipColumns: {} },
-    pool: { min: 0, max: o.poolMax ?? 20 },
+    pool: { min: 0, max: o.poolMax ?? 10 },
+    // pg-pool: waiting for a free connection (or for a new one) gives up after this; mapped to 503.
+    driverOptions: {
+      connectionTimeoutMillis: o.poolTimeoutMs ?? 5000,
+      // A transaction left open by a stuck process does not hold its locks for ever.
+      idle_in_transaction_session_timeout: 60_000,
+    },
+    subscribers: [new DeadlineSubscriber()],
     debug: process.env.ORM_DEBUG === '1' ? ['query'] : false,
     allowGlobalContext: false,
     logger: process.env.ORM_DEBUG === '1' ? (m) => console.log(m) : (m) => o.log?.debug(m),
   });
-  await orm.schema.ensureDatabase();
-  await orm.em.getConnection().execute(`create schema if not exists "${o.schema}"`);
+  // A service that runs as its own role (issue #12) may not create schemas: its schema is made for it by
+  // the provisioning step (`provisionDatabase`); create it here only where it is missing (superuser set-ups).
+  const exists = await orm.em
+    .getConnection()
+    .execute<{ n: number }[]>(`select count(*)::int as n from pg_namespace where nspname = ?`, [o.schema]);
+  if (!exists[0]?.n) await orm.em.getConnection().execute(`create schema if not exists "${o.schema}"`);
   await orm.migrator.up();
   return orm;
 }
@@ -78,13 +95,15 @@ export function forkFor(orm: MikroORM, ctx: Pick<RequestContext, 'companyId'>): 
 }
 
 /**
- * `serve` wrapper: gives each message its own EntityManager (`ctx.em`) and maps database errors.
+ * `serve` wrapper: gives each message its own EntityManager (`ctx.em`), runs it under the message's
+ * deadline (its transactions get `statement_timeout`/`lock_timeout` and roll back past it) and maps
+ * database errors.
  */
 export function emWrap(orm: MikroORM) {
   return async <T>(ctx: RequestContext, fn: (extra: Record<string, unknown>) => Promise<T>): Promise<T> => {
     const em = forkFor(orm, ctx);
     try {
-      return await fn({ em });
+      return await withDeadline(ctx.deadline, () => fn({ em }));
     } catch (e) {
       throw mapDbError(e);
     }
@@ -112,6 +131,14 @@ export function mapDbError(e: unknown): unknown {
       errors: [{ path: '(body)', message: what }],
     });
   }
+  // statement_timeout or lock_timeout of the request's deadline: the transaction rolled back.
+  if (sqlState === '57014' || sqlState === '55P03') return deadlinePassed('the request');
+  // The server's connection limit, a server shutting down, or a lost connection: nothing was stored.
+  if (sqlState === '53300' || sqlState === '57P01' || sqlState === '57P03' || sqlState?.startsWith('08'))
+    return unavailable('the database is not accepting more work at the moment; nothing was stored', 2);
+  // pg-pool found no free connection within DB_POOL_TIMEOUT_MS.
+  if (/timeout exceeded when trying to connect|Connection terminated/i.test(String((e as Error)?.message)))
+    return unavailable('all database connections are busy; nothing was stored, retry shortly', 1);
   if (sqlState === '40P01' || sqlState === '40001') {
     // A deadlock or serialization failure between concurrent writers: nothing was stored; retrying helps.
     return new AppError(

@@ -1,0 +1,71 @@
+/**
+ * Probes of the gateway (issue #12 "Cheap probes"): liveness without any I/O, readiness (database, NATS
+ * link, at least one responder per service) computed at most once a second and shared by every caller
+ * meanwhile, so a probe flood costs one check a second, not one per request.
+ */
+import { isLinkDown, type NatsConnection } from '@bm/messaging';
+
+/** The body of `GET /health/ready` (and `GET /health`): 200 when `status` is `ok`, else 503. */
+export interface Readiness {
+  status: 'ok' | 'degraded';
+  database: 'ok' | 'unreachable';
+  nats: 'ok' | 'closed' | 'disconnected';
+  /** Service name → replicas that answered the NATS service ping (0: none). */
+  services: Record<string, number>;
+}
+
+export interface ReadinessDeps {
+  nc: NatsConnection;
+  /** Rejects when the identity database is unreachable. */
+  pingDb: () => Promise<void>;
+  services: readonly string[];
+  /** How long one result is reused, ms (at most 1 s by issue #12). */
+  maxAgeMs?: number;
+  /** How long the service ping waits for the first replica, ms. */
+  pingTimeoutMs?: number;
+}
+
+/**
+ * Counts the replicas of `service` that answer `$SRV.PING.<service>`: waits up to `timeoutMs` for the
+ * first and then 20 ms of silence for the others.
+ */
+async function countResponders(nc: NatsConnection, service: string, timeoutMs: number): Promise<number> {
+  let n = 0;
+  try {
+    const replies = await nc.requestMany(`$SRV.PING.${service}`, undefined, {
+      strategy: 'stall',
+      stall: 20,
+      maxWait: timeoutMs,
+    } as Parameters<NatsConnection['requestMany']>[2]);
+    for await (const m of replies) if (!m.headers?.get('Nats-Service-Error-Code') && m.data.length) n++;
+  } catch {
+    /* no responders: 0 */
+  }
+  return n;
+}
+
+/** Returns the readiness check: a function whose result is at most `maxAgeMs` old. */
+export function readiness(d: ReadinessDeps): () => Promise<Readiness> {
+  const maxAge = Math.min(d.maxAgeMs ?? 1000, 1000);
+  let cached: { at: number; value: Promise<Readiness> } | undefined;
+  const check = async (): Promise<Readiness> => {
+    const nats = d.nc.isClosed() ? 'closed' : isLinkDown(d.nc) ? 'disconnected' : 'ok';
+    const [database, counts] = await Promise.all([
+      d.pingDb().then(
+        () => 'ok' as const,
+        () => 'unreachable' as const,
+      ),
+      nats === 'ok'
+        ? Promise.all(d.services.map((s) => countResponders(d.nc, s, d.pingTimeoutMs ?? 300)))
+        : d.services.map(() => 0),
+    ]);
+    const services = Object.fromEntries(d.services.map((s, i) => [s, counts[i]]));
+    const ok = database === 'ok' && nats === 'ok' && counts.every((n) => n > 0);
+    return { status: ok ? 'ok' : 'degraded', database, nats, services };
+  };
+  return () => {
+    const now = performance.now();
+    if (!cached || now - cached.at >= maxAge) cached = { at: now, value: check() };
+    return cached.value;
+  };
+}

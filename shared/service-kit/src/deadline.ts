@@ -1,0 +1,60 @@
+/**
+ * Request deadlines inside a service (issue #12 "Idempotent creates"): a message's `Timeout-Ms` header
+ * becomes a deadline; every transaction begun while serving it gets `statement_timeout` and
+ * `lock_timeout` set to the time left (`set_config(…, true)`: local to the transaction), and is rolled
+ * back instead of committed once the deadline has passed. So a service that cannot finish in time
+ * stores nothing and says so, and the gateway's 504 means "not stored" whenever an answer arrives.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { deadlinePassed } from '@bm/messaging';
+import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
+
+const current = new AsyncLocalStorage<{ deadline: number }>();
+
+/** Runs `fn` with `deadline` (`Date.now()` ms; undefined: none) as the deadline of its transactions. */
+export function withDeadline<T>(deadline: number | undefined, fn: () => Promise<T>): Promise<T> {
+  if (deadline === undefined) return fn();
+  if (Date.now() >= deadline) return Promise.reject(deadlinePassed('the request'));
+  return current.run({ deadline }, fn);
+}
+
+/** Milliseconds left before the current request's deadline; undefined outside a request with one. */
+export function timeLeftMs(): number | undefined {
+  const d = current.getStore()?.deadline;
+  return d === undefined ? undefined : d - Date.now();
+}
+
+/**
+ * Test-only fault injection (issue #12 acceptance "a test hook that delays the service past the
+ * deadline"): an in-process test sets `beforeCommitDelayMs`; production code never does.
+ */
+export const faults: { beforeCommitDelayMs: number } = { beforeCommitDelayMs: 0 };
+
+/**
+ * The MikroORM subscriber that applies the deadline to transactions (registered by `initOrm`). Nested
+ * transactions (savepoints) inherit the outer one's settings.
+ */
+export class DeadlineSubscriber implements EventSubscriber {
+  async afterTransactionStart(args: TransactionEventArgs): Promise<void> {
+    if (args.transaction?.savepointName) return;
+    const left = timeLeftMs();
+    if (left === undefined) return;
+    if (left <= 0) throw deadlinePassed('the transaction');
+    const ms = `${Math.max(Math.floor(left), 1)}ms`;
+    await args.em
+      .getConnection()
+      .execute(
+        `select set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true)`,
+        [ms, ms],
+        'run',
+        args.transaction,
+      );
+  }
+
+  async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
+    if (args.transaction?.savepointName) return;
+    if (faults.beforeCommitDelayMs > 0) await new Promise((r) => setTimeout(r, faults.beforeCommitDelayMs));
+    const left = timeLeftMs();
+    if (left !== undefined && left <= 0) throw deadlinePassed('the transaction');
+  }
+}
