@@ -15,8 +15,10 @@ import type { GatewayConfig } from './config.js';
 import { readiness } from './http/health.js';
 import { chooseFormat } from './http/negotiate.js';
 import { sendProblem } from './http/problem.js';
+import type { IdempotencyStore } from './identity/idempotency.store.js';
 import type { IdentityService } from './identity/identity.service.js';
 import { auth } from './middleware/auth.js';
+import { idempotency } from './middleware/idempotency.js';
 import { requestId } from './middleware/request-id.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
 import { invoiceOperations } from './routes/invoices.routes.js';
@@ -31,6 +33,8 @@ export interface AppDeps {
     'ADMIN_TOKEN' | 'REQUEST_TIMEOUT_MS' | 'BODY_LIMIT_BYTES' | 'AUTH_CACHE_TTL_MS'
   >;
   identity: IdentityService;
+  /** Where `Idempotency-Key`s and their answers are kept (issue #12). */
+  idempotency: IdempotencyStore;
   nc: NatsConnection;
   log: Logger;
   /** Checks the identity database; rejects when it is unreachable. */
@@ -184,11 +188,18 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     authenticate,
     negotiate,
   );
+  const keyed = idempotency({
+    store: deps.idempotency,
+    // A running request holds its key for two NATS round trips' worth of deadline plus a grace.
+    leaseMs: 2 * deps.config.REQUEST_TIMEOUT_MS + 5000,
+    log,
+  });
   registerOperations(
     app,
     [...warehouseOperations, ...invoiceOperations, ...masterDataOperations, ...(deps.operations ?? [])],
     { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
     [authenticate, negotiate],
+    [keyed],
   );
 
   // The document is built once, on its first request (every route is registered by then), and served

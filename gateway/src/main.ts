@@ -6,6 +6,7 @@ import { initOrm, natsOptions } from '@bm/service-kit';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
+import { IdempotencyStore } from './identity/idempotency.store.js';
 import { IdentityService } from './identity/identity.service.js';
 import { ormOptions } from './identity/orm-options.js';
 
@@ -28,9 +29,17 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
   });
   const nc = await connect(natsOptions(config, 'gateway'));
   const identity = new IdentityService(orm, nc);
+  const idempotency = new IdempotencyStore(orm);
+  // Idempotency keys are kept 24 h (issue #12), then deleted.
+  const pruning = setInterval(
+    () => void idempotency.prune().catch((e: Error) => log.warn({ err: e.message }, 'pruning keys failed')),
+    3_600_000,
+  );
+  pruning.unref();
   const app = createApp({
     config,
     identity,
+    idempotency,
     nc,
     log,
     pingDb: async () => void (await orm.em.getConnection().execute('select 1')),
@@ -46,6 +55,7 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
     host,
     port,
     stop: async () => {
+      clearInterval(pruning);
       await new Promise<void>((r) => server.close(() => r()));
       await nc.drain().catch(() => undefined);
       await orm.close();

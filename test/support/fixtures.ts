@@ -90,8 +90,12 @@ export async function receive(
 }
 
 /** Sends an issue card; returns the raw reply. */
-export function issue(c: Client, body: Record<string, unknown>): Promise<Reply> {
-  return c.post('/1.6/warehouses/issue-cards', { ordnerCode: 'VY', ...body });
+export function issue(
+  c: Client,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  return c.post('/1.6/warehouses/issue-cards', { ordnerCode: 'VY', ...body }, headers);
 }
 
 /** Rows as [quantity, costPrice, amount] for compact assertions. */

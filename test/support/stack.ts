@@ -11,6 +11,7 @@ import addFormatsModule from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
 import { createApp } from '../../gateway/src/app.js';
+import { IdempotencyStore } from '../../gateway/src/identity/idempotency.store.js';
 import {
   type CompanyCredentials,
   type CreateCompanyInput,
@@ -194,6 +195,7 @@ export async function startStack(
       AUTH_CACHE_TTL_MS: 60_000,
     },
     identity,
+    idempotency: new IdempotencyStore(orm),
     nc,
     log,
     pingDb: async () => void (await orm.em.getConnection().execute('select 1')),

@@ -52,4 +52,27 @@ export const MembershipEntity = defineEntity({
   properties: { userId: p.uuid().primary(), companyId: p.uuid().primary() },
 });
 
-export const entities = [CompanyEntity, UserEntity, ApiClientEntity, MembershipEntity];
+/**
+ * One `Idempotency-Key` of a company (issue #12): the request it was first used with (a SHA-256
+ * fingerprint of method, path and body) and, once answered, the stored answer that a repeat gets.
+ * Kept 24 h. `lockedUntil` bounds how long an unanswered key blocks repeats (409).
+ */
+export const IdempotencyKeyEntity = defineEntity({
+  name: 'IdempotencyKey',
+  tableName: 'idempotency_key',
+  schema: SCHEMA,
+  properties: {
+    companyId: p.uuid().primary(),
+    key: p.string().length(255).primary(),
+    fingerprint: p.string().length(64),
+    /** `in_flight` or `done`. */
+    state: p.string().length(10),
+    lockedUntil: p.datetime(),
+    status: p.integer().nullable(),
+    contentType: p.string().length(100).nullable(),
+    body: p.text().nullable(),
+    createdAt: p.datetime(),
+  },
+});
+
+export const entities = [CompanyEntity, UserEntity, ApiClientEntity, MembershipEntity, IdempotencyKeyEntity];

@@ -224,6 +224,8 @@ export function registerOperations(
   ops: Operation[],
   deps: OperationDeps,
   middleware: MiddlewareHandler<GatewayEnv>[],
+  /** Runs after `middleware` on POST operations only (the `Idempotency-Key` handling, issue #12). */
+  postMiddleware: MiddlewareHandler<GatewayEnv>[] = [],
 ): void {
   for (const op of ops) {
     for (const schema of [op.params, op.query, op.body?.schema, op.reply]) documentNullables(schema);
@@ -236,6 +238,7 @@ export function registerOperations(
       tags: [op.tag],
       security: [{ basic: [], clientId: [], clientSecret: [], companyId: [] }],
       request: {
+        ...(op.method === 'post' ? { headers: IdempotencyHeader as any } : {}),
         ...(op.params ? { params: op.params as any } : {}),
         ...(op.query ? { query: op.query as any } : {}),
         ...(op.body
@@ -262,9 +265,25 @@ export function registerOperations(
       },
     };
     app.openAPIRegistry.registerPath(route);
-    app.on([op.method.toUpperCase()], [honoPath(op.path)], ...middleware, handlerFor(op, deps) as any);
+    const extra = op.method === 'post' ? postMiddleware : [];
+    app.on(
+      [op.method.toUpperCase()],
+      [honoPath(op.path)],
+      ...middleware,
+      ...extra,
+      handlerFor(op, deps) as any,
+    );
   }
 }
+
+/** The `Idempotency-Key` request header of every POST (issue #12), as documented in the OpenAPI document. */
+const IdempotencyHeader = z.object({
+  'Idempotency-Key': z.string().min(1).max(255).optional().openapi({
+    description:
+      'Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After.',
+    example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
+  }),
+});
 
 const problemContent = {
   'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
@@ -276,8 +295,14 @@ export const problemResponses = {
   403: { description: 'Forbidden (no access to the CompanyID)', content: problemContent },
   404: { description: 'NotFound', content: problemContent },
   406: { description: 'NotAcceptable', content: problemContent },
-  409: { description: 'Conflict, DuplicateRecordNumber or InvalidState', content: problemContent },
-  422: { description: 'Business rule refused the request', content: problemContent },
+  409: {
+    description: 'Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight',
+    content: problemContent,
+  },
+  422: {
+    description: 'Business rule refused the request, or IdempotencyKeyReused',
+    content: problemContent,
+  },
   429: { description: 'TooManyRequests (rate limit; see Retry-After)', content: problemContent },
   503: { description: 'ServiceUnavailable (see Retry-After)', content: problemContent },
   504: { description: 'Timeout', content: problemContent },
