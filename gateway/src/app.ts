@@ -11,13 +11,14 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import type { GatewayConfig } from './config.js';
+import { type GatewayConfig, loadConfig } from './config.js';
 import { readiness } from './http/health.js';
 import { chooseFormat } from './http/negotiate.js';
 import { sendProblem } from './http/problem.js';
 import type { IdempotencyStore } from './identity/idempotency.store.js';
 import type { IdentityService } from './identity/identity.service.js';
 import { auth } from './middleware/auth.js';
+import { AuthGuard } from './middleware/auth-guard.js';
 import { idempotency } from './middleware/idempotency.js';
 import { requestId } from './middleware/request-id.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
@@ -31,7 +32,8 @@ export interface AppDeps {
   config: Pick<
     GatewayConfig,
     'ADMIN_TOKEN' | 'REQUEST_TIMEOUT_MS' | 'BODY_LIMIT_BYTES' | 'AUTH_CACHE_TTL_MS'
-  >;
+  > &
+    Partial<AuthLimits>;
   identity: IdentityService;
   /** Where `Idempotency-Key`s and their answers are kept (issue #12). */
   idempotency: IdempotencyStore;
@@ -42,6 +44,20 @@ export interface AppDeps {
   /** Extra operations (later issues plug theirs in here). */
   operations?: Operation[];
 }
+
+/** The authentication limits of {@link GatewayConfig} (issue #12); absent ones take their defaults. */
+type AuthLimits = Pick<
+  GatewayConfig,
+  | 'AUTH_ATTEMPTS_PER_ADDRESS'
+  | 'AUTH_ATTEMPTS_PER_IDENTITY'
+  | 'AUTH_FAILURES_PER_ADDRESS'
+  | 'AUTH_FAILURES_PER_USERNAME'
+  | 'AUTH_FAILURE_WINDOW_S'
+  | 'AUTH_HASH_CONCURRENCY'
+  | 'AUTH_HASH_QUEUE'
+  | 'TRUSTED_PROXIES'
+>;
+const AUTH_LIMIT_DEFAULTS: AuthLimits = loadConfig({});
 
 /** The services `/health` expects to answer a NATS service ping. */
 export const SERVICES = ['warehouse', 'invoicing', 'reporting'] as const;
@@ -135,9 +151,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     c.set('format', f);
     await next();
   };
+  const limits = { ...AUTH_LIMIT_DEFAULTS, ...deps.config };
   const authenticate = auth({
     identity: deps.identity,
     cacheTtlMs: deps.config.AUTH_CACHE_TTL_MS,
+    trustedProxies: limits.TRUSTED_PROXIES,
+    guard: new AuthGuard({
+      attemptsPerAddressPerSecond: limits.AUTH_ATTEMPTS_PER_ADDRESS,
+      attemptsPerIdentityPerSecond: limits.AUTH_ATTEMPTS_PER_IDENTITY,
+      failuresPerAddress: limits.AUTH_FAILURES_PER_ADDRESS,
+      failuresPerUsername: limits.AUTH_FAILURES_PER_USERNAME,
+      failureWindowSeconds: limits.AUTH_FAILURE_WINDOW_S,
+      hashConcurrency: limits.AUTH_HASH_CONCURRENCY,
+      hashQueue: limits.AUTH_HASH_QUEUE,
+    }),
   }) as unknown as MiddlewareHandler<GatewayEnv>;
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });

@@ -21,6 +21,21 @@ export const GatewayEnv = ServiceEnv.extend({
     .default(4 * 1024 * 1024),
   /** How long a verified credential tuple stays cached, ms. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Uncached credential checks a second per client address (issue #12). */
+  AUTH_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  /** Uncached credential checks a second per username and per ClientID. */
+  AUTH_ATTEMPTS_PER_IDENTITY: z.coerce.number().int().min(1).default(5),
+  /** Failed checks per client address within AUTH_FAILURE_WINDOW_S before it gets 429. */
+  AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  /** Failed checks per username within AUTH_FAILURE_WINDOW_S before it gets 429. */
+  AUTH_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(20),
+  AUTH_FAILURE_WINDOW_S: z.coerce.number().int().min(1).default(900),
+  /** Credential checks (scrypt) running at once; libuv runs 4 hashes at a time by default. */
+  AUTH_HASH_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  /** Credential checks waiting for a slot before 429. */
+  AUTH_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client address (0: none). */
+  TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 

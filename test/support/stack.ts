@@ -11,6 +11,7 @@ import addFormatsModule from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
 import { createApp } from '../../gateway/src/app.js';
+import type { GatewayConfig } from '../../gateway/src/config.js';
 import { IdempotencyStore } from '../../gateway/src/identity/idempotency.store.js';
 import {
   type CompanyCredentials,
@@ -162,7 +163,18 @@ export async function send(
 
 /** Starts a stack with a fresh database. */
 export async function startStack(
-  opts: { replicas?: Partial<Record<ServiceName, number>>; natsUrl?: string; requestTimeoutMs?: number } = {},
+  opts: {
+    replicas?: Partial<Record<ServiceName, number>>;
+    natsUrl?: string;
+    requestTimeoutMs?: number;
+    /** Lifetime of a verified credential in the gateway's cache, ms (default 60 s). */
+    authCacheTtlMs?: number;
+    /**
+     * Authentication limits (issue #12). Default: limits far above what a test sends, since every
+     * in-process request shares one client address; the flood test passes the production defaults.
+     */
+    authLimits?: Partial<GatewayConfig>;
+  } = {},
 ): Promise<Stack> {
   const databaseUrl = await ensureDatabase(
     inject('pgUrl'),
@@ -192,7 +204,14 @@ export async function startStack(
       ADMIN_TOKEN,
       REQUEST_TIMEOUT_MS: opts.requestTimeoutMs ?? 3000,
       BODY_LIMIT_BYTES: 4 * 1024 * 1024,
-      AUTH_CACHE_TTL_MS: 60_000,
+      AUTH_CACHE_TTL_MS: opts.authCacheTtlMs ?? 60_000,
+      ...(opts.authLimits ?? {
+        AUTH_ATTEMPTS_PER_ADDRESS: 100_000,
+        AUTH_ATTEMPTS_PER_IDENTITY: 100_000,
+        AUTH_FAILURES_PER_ADDRESS: 100_000,
+        AUTH_FAILURES_PER_USERNAME: 100_000,
+        AUTH_HASH_QUEUE: 100_000,
+      }),
     },
     identity,
     idempotency: new IdempotencyStore(orm),

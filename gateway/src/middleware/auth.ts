@@ -3,12 +3,18 @@
  * credentials, `ClientID`, `ClientSecret` and `CompanyID` are all required. Missing or wrong → 401 with
  * `WWW-Authenticate: Basic`; valid but without access to the company → 403. A verified tuple is cached
  * (keyed by a SHA-256 of the four values) so the slow hash does not run on every request.
+ *
+ * An uncached tuple is verified only after the {@link AuthGuard} admits it (rates and failure budgets
+ * per client address, username and ClientID) and inside its bounded hashing queue (issue #12): a
+ * credential flood gets 429s while other clients' first calls stay fast.
  */
 import { createHash } from 'node:crypto';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import type { IdentityService, Principal } from '../identity/identity.service.js';
+import { type AuthGuard, clientAddress } from './auth-guard.js';
 
 export type AuthVariables = { principal: Principal };
 
@@ -16,7 +22,19 @@ export interface AuthOptions {
   identity: Pick<IdentityService, 'verify'>;
   /** Lifetime of a cached successful verification, ms (failures: at most 5 s). */
   cacheTtlMs: number;
+  guard: AuthGuard;
+  /** Proxies in front of the gateway whose `X-Forwarded-For` is trusted (0: use the TCP peer). */
+  trustedProxies: number;
 }
+
+/** The TCP peer of a request served by @hono/node-server; undefined in-process (`app.request`). */
+const peerOf = (c: Parameters<MiddlewareHandler>[0]) => () => {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+};
 
 type Verdict = Principal | 'unauthorized' | 'forbidden';
 
@@ -48,12 +66,24 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
       .digest('base64');
     let verdict = cache.get(key);
     if (!verdict) {
-      verdict = o.identity.verify(username, password, clientId!, clientSecret!, companyId!);
-      cache.set(key, verdict);
-      verdict.then(
-        (v) => typeof v === 'string' && cache.set(key, verdict!, { ttl: Math.min(o.cacheTtlMs, 5000) || 1 }),
-        () => cache.delete(key),
-      );
+      const address = clientAddress(c, o.trustedProxies, peerOf(c));
+      await o.guard.admit(address, username, clientId!);
+      // The same tuple may have been verified meanwhile.
+      verdict = cache.get(key);
+      if (!verdict) {
+        verdict = o.guard.hashing(() =>
+          o.identity.verify(username, password, clientId!, clientSecret!, companyId!),
+        );
+        cache.set(key, verdict);
+        verdict.then(
+          (v) => {
+            if (typeof v !== 'string') return;
+            cache.set(key, verdict!, { ttl: Math.min(o.cacheTtlMs, 5000) || 1 });
+            if (v === 'unauthorized') void o.guard.failed(address, username);
+          },
+          () => cache.delete(key),
+        );
+      }
     }
     const v = await verdict;
     if (v === 'unauthorized') throw unauthorized('wrong credentials');

@@ -1,0 +1,105 @@
+/**
+ * Authentication under attack (issue #12 acceptance): for 10 s, 64 connections from 127.0.0.1 send
+ * random wrong credentials to a real HTTP server; meanwhile a legitimate client on 127.0.0.2 calls with
+ * valid credentials that are never cached (cache lifetime 1 ms), so every call of it is a "first call"
+ * that needs the slow hash. It must never be refused and stay fast; the flood must get 429s.
+ * Production defaults of the limits. Loopback only, bounded in time.
+ */
+import { request as httpRequest } from 'node:http';
+import { type ServerType, serve } from '@hono/node-server';
+import autocannon from 'autocannon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../gateway/src/config.js';
+import { type Client, type Stack, startStack } from '../support/stack.js';
+
+let stack: Stack;
+let c: Client;
+let server: ServerType;
+let port: number;
+
+beforeAll(async () => {
+  const defaults = loadConfig({});
+  stack = await startStack({ authCacheTtlMs: 1, authLimits: defaults });
+  c = await stack.company();
+  server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: stack.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  port = (server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  await stack?.stop();
+});
+
+/** One GET with the legitimate credentials from 127.0.0.2; resolves to [status, ms]. */
+function legitimateCall(): Promise<[number, number]> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress: '127.0.0.2',
+        path: '/1.6/units',
+        headers: { ...c.headers, Connection: 'close' },
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve([res.statusCode ?? 0, performance.now() - t0]));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const random = () => Math.random().toString(36).slice(2);
+
+describe('credential flood', () => {
+  it('64 connections of wrong credentials for 10 s: the flood gets 429s, a valid first call is never refused and stays under 200 ms p50', async () => {
+    const before = await legitimateCall();
+    expect(before[0]).toBe(200);
+    const statuses: Record<string, number> = {};
+    const flood = autocannon({
+      url: `http://127.0.0.1:${port}/1.6/units`,
+      connections: 64,
+      duration: 10,
+      requests: [
+        {
+          setupRequest: (req: any) => ({
+            ...req,
+            headers: {
+              Authorization: `Basic ${Buffer.from(`u${random()}:${random()}`).toString('base64')}`,
+              ClientID: `cli_${random()}`,
+              ClientSecret: random(),
+              CompanyID: c.creds.companyId,
+            },
+          }),
+        },
+      ],
+    });
+    flood.on('response', (_client: unknown, status: number) => {
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+    const legit: [number, number][] = [];
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, 500));
+    while (Date.now() - t0 < 9500) {
+      legit.push(await legitimateCall());
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const result = await flood;
+    const ms = legit.map(([, t]) => t).sort((a, b) => a - b);
+    const p50 = ms[Math.floor(ms.length / 2)];
+    console.log(
+      `flood: ${result.requests.total} requests (${JSON.stringify(statuses)}); legitimate first calls: n=${ms.length} p50=${p50.toFixed(1)} ms max=${ms.at(-1)?.toFixed(1)} ms`,
+    );
+    expect(legit.length).toBeGreaterThan(20);
+    expect(legit.every(([status]) => status === 200)).toBe(true);
+    expect(p50).toBeLessThan(200);
+    expect(statuses[429] ?? 0).toBeGreaterThan(0);
+    // Only a bounded number of wrong guesses was hashed at all: the rest never reached a hash.
+    expect(statuses[401] ?? 0).toBeLessThanOrEqual(100);
+  });
+});
