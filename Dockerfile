@@ -16,5 +16,7 @@ COPY . .
 ENV NODE_ENV=production
 # The gateway binds loopback by default (pnpm start); in a container it must bind every interface.
 ENV HOST=0.0.0.0
+# The secrets volume (docker-compose.yml) takes this folder's owner on first use: the node user.
+RUN mkdir -p /secrets && chown node:node /secrets && chmod 700 /secrets
 USER node
 CMD ["node", "--import", "tsx", "gateway/src/main.ts"]

@@ -6,10 +6,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { NatsUserName } from '@bm/contracts';
 import { createLogger } from '@bm/logger';
 import { connect, type HandlerContext, todayIn } from '@bm/messaging';
-import { forkFor, initOrm, type MikroORM, type ServiceKit } from '@bm/service-kit';
+import { forkFor, initOrm, type MikroORM, natsOptions, type ServiceKit } from '@bm/service-kit';
 import { ensureDatabase, ensureInfrastructure, freePort } from '@bm/testing/infra';
+import { natsEnv } from '@bm/testing/nats-auth';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,10 +31,13 @@ export async function startBenchStack(opts: { ormOptions?: any } = {}) {
   };
   const children: ChildProcess[] = [];
   const byFile = new Map<string, ChildProcess>();
+  /** The NATS user of the process in `file` (issue #12: one user per process). */
+  const userOf = (file: string): NatsUserName =>
+    (['warehouse', 'invoicing', 'reporting'] as const).find((s) => file.includes(`/${s}/`)) ?? 'gateway';
   const spawnProc = (file: string, extra: Record<string, string> = {}) => {
     const c = spawn(process.execPath, ['--import', 'tsx', join(root, file)], {
       cwd: root,
-      env: { ...env, ...extra },
+      env: { ...env, ...natsEnv(infra.natsCredentials, userOf(file)), ...extra },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(c);
@@ -90,7 +95,9 @@ export async function startBenchStack(opts: { ormOptions?: any } = {}) {
   };
   const log = createLogger('bench', 'warn');
   let orm: MikroORM | undefined;
-  const nc = await connect({ servers: infra.natsUrl, name: 'bench' });
+  const nc = await connect(
+    natsOptions({ NATS_URL: infra.natsUrl, ...natsEnv(infra.natsCredentials, 'admin') }, 'bench'),
+  );
   if (opts.ormOptions) orm = await initOrm({ ...opts.ormOptions, clientUrl: databaseUrl, log });
   /** What a service handler gets: an ORM fork with the company filter, on this process's own pool. */
   const directCtx = (): HandlerContext<any> & { em: any } => {

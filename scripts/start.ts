@@ -8,8 +8,12 @@
  * - Starts the warehouse, invoicing and reporting services and the gateway as child processes (logs in
  *   `.local/logs/`), waits until `/health` is green, seeds the demo company once, writes its
  *   credentials to `.local/demo-credentials.json` and prints them with a ready-to-paste curl.
- * - Ctrl-C, a failed start or a child that exits stops everything started so far; a server's own error
- *   output (initdb, PostgreSQL's or nats-server's log) and the failed child's log reach the terminal.
+ * - Each process connects to NATS as its own user and, on the local PostgreSQL, as its own role
+ *   (issue #12; `.local/data/nats-credentials.json`, `db-roles.json`, mode 0600).
+ * - A child that exits is restarted with a back-off (1 s doubling to 30 s), like compose's
+ *   `restart: unless-stopped`, and the terminal says so with the end of its log.
+ * - Ctrl-C or a failed start stops everything started so far; a server's own error output (initdb,
+ *   PostgreSQL's or nats-server's log) reaches the terminal.
  *
  * Environment: PORT (8080), HOST (127.0.0.1: the gateway's bind address), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info),
  * LOCAL_DIR (`.local`: data of the local servers, logs, demo credentials and PDFs).
@@ -20,6 +24,8 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInfrastructure, writeSecret } from '@bm/testing/infra';
+import { natsEnv } from '@bm/testing/nats-auth';
+import { type DbProcess, ensureDbRoles } from '@bm/testing/pg-roles';
 import { seedDemo, writeDemoPdfs } from './demo-data.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,6 +77,13 @@ const infra = await ensureInfrastructure({
 }).catch((e: Error) => fail(e.message));
 if (infra.started.length) say(`  started ${infra.started.join(', ')}`);
 
+// Least privilege (issue #12): on the local PostgreSQL each process connects as its own role that owns
+// only its schema; a given DATABASE_URL is used by every process as it is.
+const dbUrls = process.env.DATABASE_URL
+  ? undefined
+  : await ensureDbRoles(join(local, 'data'), infra.databaseUrl).catch((e: Error) =>
+      fail(`creating the database roles: ${e.message}`),
+    );
 const env = {
   ...process.env,
   DATABASE_URL: infra.databaseUrl,
@@ -80,35 +93,57 @@ const env = {
   HOST: host,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
 };
-const processes: [string, string][] = [
+const processes: [DbProcess, string][] = [
   ['warehouse', 'services/warehouse/src/main.ts'],
   ['invoicing', 'services/invoicing/src/main.ts'],
   ['reporting', 'services/reporting/src/main.ts'],
   ['gateway', 'gateway/src/main.ts'],
 ];
 
-for (const [name, file] of processes) {
+/** Each process's own environment: its NATS user and its database role (issue #12). */
+const envOf = (name: DbProcess) => ({
+  ...env,
+  ...natsEnv(infra.natsCredentials, name),
+  ...(dbUrls ? { DATABASE_URL: dbUrls[name] } : {}),
+});
+
+/** Restart back-off after an exit: 1 s, doubling to 30 s; reset once a process has run for a minute. */
+const backoff = new Map<string, number>();
+
+/** Starts one process; when it exits while the stack runs, it is started again after a back-off. */
+function launch(name: DbProcess, file: string): void {
   const logFile = join(local, 'logs', `${name}.log`);
   const out = createWriteStream(logFile, { flags: 'a' });
+  const startedAt = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, file)], {
     cwd: root,
-    env,
+    env: envOf(name),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   child.once('exit', (code, signal) => {
+    children.splice(children.indexOf(child), 1);
     if (stopping) return;
     let lastLines = '';
     try {
-      lastLines = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-20).join('\n');
+      lastLines = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-10).join('\n');
     } catch {
       /* no log */
     }
-    void fail(`${name} exited (${code ?? signal}); the end of its log ${logFile}:\n${lastLines}`);
+    const delay = Date.now() - startedAt > 60_000 ? 1000 : Math.min((backoff.get(name) ?? 500) * 2, 30_000);
+    backoff.set(name, delay);
+    console.error(
+      `${name} exited (${code ?? signal}); restarting it in ${delay / 1000} s. The end of its log ${logFile}:\n${lastLines}`,
+    );
+    setTimeout(() => {
+      if (!stopping) launch(name, file);
+    }, delay).unref();
   });
   children.push(child);
 }
+
+for (const [name, file] of processes) launch(name, file);
 
 // The address clients use: the bound one, or loopback when the gateway binds every interface.
 const callHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -155,8 +190,15 @@ say('');
 say(
   `Admin: POST ${baseUrl}/admin/companies with 'Authorization: Bearer ${adminToken}'${process.env.ADMIN_TOKEN ? '' : ' (generated; set ADMIN_TOKEN to choose one)'}`,
 );
+const dataDir = join(local, 'data');
+const cliDb = dbUrls
+  ? `DATABASE_URL_FILE='${join(dataDir, 'db-gateway.url')}'`
+  : `DATABASE_URL='${infra.databaseUrl}'`;
+const cliNats = infra.natsCredentials
+  ? ` NATS_USER=gateway NATS_PASSWORD_FILE='${join(dataDir, 'nats-gateway.password')}'`
+  : '';
 say(
-  `CLI:   DATABASE_URL='${infra.databaseUrl}' NATS_URL='${infra.natsUrl}' pnpm create-company --name 'Firma s.r.o.' --country SK`,
+  `CLI:   ${cliDb} NATS_URL='${infra.natsUrl}'${cliNats} pnpm create-company --name 'Firma s.r.o.' --country SK`,
 );
 say('');
 say(`Logs in ${join(local, 'logs')}. Ctrl-C stops everything.`);

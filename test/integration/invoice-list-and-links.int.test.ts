@@ -3,7 +3,6 @@
  * issue card copied from it (DESIGN §5 last rule: `warehouseRecordNo` through the stock-issued event).
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
@@ -143,7 +142,7 @@ describe('sales invoice → issue card', () => {
 
     // Replay: the same event again (a new message id, so JetStream does not drop it as a duplicate).
     ok(await c.put(`/1.6/sales/invoices/${inv.id}`, { ...linked, warehouseRecordNo: 'RUČNE-1' }));
-    const nc = await connect({ servers: stack.natsUrl });
+    const nc = await stack.natsConnect();
     const js = jetstream(nc);
     const stream = await jetstreamManager(nc);
     const last = await stream.streams.getMessage('EVENTS', { last_by_subj: 'events.warehouse.stock-issued' });

@@ -3,7 +3,6 @@
  * without a restart; a slow one gives 504; replicas share the load through the queue group.
  */
 import { Svcm } from '@nats-io/services';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 
@@ -36,7 +35,7 @@ describe('service down', () => {
 
   it('answers 504 Timeout when a responder does not reply in time', async () => {
     // A rogue responder on a subject the gateway uses: it takes the request and never answers.
-    const nc = await connect({ servers: stack.natsUrl });
+    const nc = await stack.natsConnect();
     await stack.stopService('reporting');
     const sub = nc.subscribe('reporting.reports.list', { queue: 'reporting' });
     await nc.flush();
@@ -70,7 +69,7 @@ describe('replicas', () => {
     expect(counts.every((n) => n > 0)).toBe(true);
     expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(60);
     // Both replicas answer the NATS service ping that /health counts.
-    const nc = await connect({ servers: stack.natsUrl });
+    const nc = await stack.natsConnect();
     const pings = [];
     for await (const p of await new Svcm(nc)
       .client({ maxWait: 300, strategy: 'timer' } as any)

@@ -2,15 +2,17 @@
  * The README's first command, `pnpm start` (issues #3, #9): the script starts its own local PostgreSQL
  * (durable, password-protected, loopback only), brings up every process, seeds the demo company with
  * its documents, writes the credentials file (mode 0600), and the printed curl returns the demo
- * warehouses; Ctrl-C (SIGINT) stops everything, the local PostgreSQL included. NATS is this run's.
+ * warehouses; each process runs as its own database role and NATS user (issue #12), a killed service is
+ * restarted; Ctrl-C (SIGINT) stops everything, the local PostgreSQL and nats-server included.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@bm/testing/infra';
+import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 // A path with a space, as a user's clone may have.
 const local = mkdtempSync(join(tmpdir(), 'bm start-'));
@@ -40,11 +42,12 @@ describe('pnpm start', () => {
     const env: Record<string, string | undefined> = { ...process.env };
     delete env.DATABASE_URL; // pnpm start's own local PostgreSQL, as on a user's machine
     delete env.HOST;
+    delete env.NATS_URL; // and its own nats-server with one user per process (issue #12)
+    delete env.NATS_CREDENTIALS_FILE;
     child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--demo-pdfs'], {
       cwd: join(import.meta.dirname, '..', '..'),
       env: {
         ...env,
-        NATS_URL: inject('natsUrl'),
         PORT: String(port),
         LOCAL_DIR: local,
         LOG_LEVEL: 'warn',
@@ -68,7 +71,8 @@ describe('pnpm start', () => {
     expect(password.length).toBeGreaterThanOrEqual(20);
 
     // The local PostgreSQL keeps the books safe: crash-safety defaults, password only, loopback only.
-    const { port: pgPort } = new URL(/DATABASE_URL='([^']+)'/.exec(out)![1]);
+    const gatewayDbUrl = readFileSync(join(local, 'data', 'db-gateway.url'), 'utf8').trim();
+    const { port: pgPort } = new URL(gatewayDbUrl);
     const durable = await query(
       `postgresql://postgres:${password}@127.0.0.1:${pgPort}/business`,
       `select name, setting from pg_settings
@@ -86,6 +90,17 @@ describe('pnpm start', () => {
     await expect(
       query(`postgresql://postgres:wrong@127.0.0.1:${pgPort}/business`, 'select 1'),
     ).rejects.toThrow(/password authentication failed/);
+
+    // Least privilege (issue #12): one database role per process, one NATS user per process.
+    for (const f of ['db-roles.json', 'db-gateway.url', 'nats-credentials.json', 'nats-auth.conf'])
+      expect(statSync(join(local, 'data', f)).mode & 0o777).toBe(0o600);
+    expect(new URL(gatewayDbUrl).username).toBe('bm_gateway');
+    expect((await query(gatewayDbUrl, 'select count(*)::int as n from identity.company'))[0].n).toBe(1);
+    await expect(query(gatewayDbUrl, 'select * from warehouse.warehouse')).rejects.toThrow(
+      /permission denied/,
+    );
+    const natsUrl = /NATS_URL='([^']+)'/.exec(out)![1];
+    await expect(connect({ servers: natsUrl, reconnect: false })).rejects.toThrow(/Authorization/i);
 
     const creds = JSON.parse(readFileSync(credsFile, 'utf8'));
     expect(Object.keys(creds).sort()).toEqual([
@@ -121,6 +136,25 @@ describe('pnpm start', () => {
       'VY00002',
       'VY00003',
     ]);
+    // A service that dies is restarted with a back-off, and the stack answers again (issue #12).
+    const pid = Number(
+      execFileSync('pgrep', ['-f', `${join('services', 'warehouse', 'src', 'main.ts')}`], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')[0],
+    );
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 200 && !out.includes('warehouse exited (SIGKILL); restarting it'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(out).toContain('warehouse exited (SIGKILL); restarting it in 1 s');
+    let again = 0;
+    for (let i = 0; i < 300 && again !== 200; i++) {
+      again = (await fetch(`${creds.baseUrl}/1.6/warehouses`, { headers })).status;
+      if (again !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(again).toBe(200);
+
     child.kill('SIGINT');
     const code = await new Promise((r) => child!.once('exit', r));
     expect(code).toBe(0);

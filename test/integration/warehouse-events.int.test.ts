@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pruneOlderThan } from '@bm/service-kit';
 import { startNats } from '@bm/testing/infra';
+import { ensureNatsAuth } from '@bm/testing/nats-auth';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import pg from 'pg';
@@ -23,12 +24,19 @@ let nc: NatsConnection;
 let partnerId: string;
 
 beforeAll(async () => {
-  nats = await startNats(dataDir);
-  stack = await startStack({ natsUrl: nats.url });
+  const auth = ensureNatsAuth(dataDir);
+  nats = await startNats(dataDir, undefined, undefined, undefined, auth.confFile);
+  stack = await startStack({ natsUrl: nats.url, natsCredentials: auth.creds });
   c = await stack.company();
   await openYear(c, 2025);
   partnerId = (await partner(c)).id;
-  nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
+  nc = await connect({
+    servers: nats.url,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 200,
+    user: 'admin',
+    pass: auth.creds.admin.password,
+  });
   const jsm = await jetstreamManager(nc);
   await stack.replicas.warehouse[0].relay()!.flush(); // creates the EVENTS stream
   await jsm.consumers.add('EVENTS', {

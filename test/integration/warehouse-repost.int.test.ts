@@ -3,7 +3,6 @@
  * "Custom"): after every document the ledger is what a replay in ledger order gives.
  */
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   costs,
@@ -486,7 +485,7 @@ describe('the smaller rules of issue #10', () => {
 
 /** The `stock-revalued` events of the given cards, from a durable consumer, in publish order. */
 async function revaluedEvents(cardIds: string[]): Promise<any[]> {
-  const nc = await connect({ servers: stack.natsUrl });
+  const nc = await stack.natsConnect();
   try {
     const jsm = await jetstreamManager(nc);
     const name = `test-revalued-${crypto.randomUUID().slice(0, 8)}`;

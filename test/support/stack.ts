@@ -3,10 +3,13 @@
  * replicas) and the gateway app, driven with `app.request()`. Each stack gets its own database.
  */
 
+import type { NatsUserName } from '@bm/contracts';
 import { createLogger } from '@bm/logger';
-import { connect } from '@bm/messaging';
-import { initOrm, type RunningService } from '@bm/service-kit';
+import { connect, type NatsConnection } from '@bm/messaging';
+import { initOrm, natsOptions, type RunningService } from '@bm/service-kit';
 import { dropDatabase, ensureDatabase } from '@bm/testing/infra';
+import { type NatsCredentials, natsEnv } from '@bm/testing/nats-auth';
+import { type DbProcess, provisionDbRoles } from '@bm/testing/pg-roles';
 import addFormatsModule from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import { inject } from 'vitest';
@@ -29,8 +32,15 @@ type Replicas = { warehouse: WarehouseService[]; invoicing: RunningService[]; re
 const starters = { warehouse: startWarehouse, invoicing: startInvoicing, reporting: startReporting };
 
 export interface Stack {
+  /** The test database, as the superuser (for inspection). */
   databaseUrl: string;
+  /** The same database as each process's own role. */
+  roleUrls: Record<DbProcess, string>;
   natsUrl: string;
+  /** The NATS users of the processes, when the server has users. */
+  natsCredentials?: NatsCredentials;
+  /** A NATS connection as one of the processes' users (default `admin`, which may do anything). */
+  natsConnect(user?: NatsUserName): Promise<NatsConnection>;
   app: ReturnType<typeof createApp>;
   replicas: Replicas;
   /** Starts one more replica of a service. */
@@ -165,7 +175,9 @@ export async function send(
 export async function startStack(
   opts: {
     replicas?: Partial<Record<ServiceName, number>>;
+    /** Another NATS server (with `natsCredentials` when it has users). */
     natsUrl?: string;
+    natsCredentials?: NatsCredentials;
     requestTimeoutMs?: number;
     /** Lifetime of a verified credential in the gateway's cache, ms (default 60 s). */
     authCacheTtlMs?: number;
@@ -181,14 +193,25 @@ export async function startStack(
     `t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
   );
   const natsUrl = opts.natsUrl ?? inject('natsUrl');
+  const natsCredentials: NatsCredentials | undefined = opts.natsUrl
+    ? opts.natsCredentials
+    : inject('natsCredentials')
+      ? JSON.parse(inject('natsCredentials'))
+      : undefined;
+  // Each process connects as its own PostgreSQL role that owns only its schema (issue #12).
+  const roleUrls = await provisionDbRoles(databaseUrl, JSON.parse(inject('dbRolePasswords')));
   const config = {
-    DATABASE_URL: databaseUrl,
     NATS_URL: natsUrl,
     LOG_LEVEL: (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent',
   };
   const replicas: Replicas = { warehouse: [], invoicing: [], reporting: [] };
+  // Each service connects as its own NATS user, as in production (issue #12).
   const startReplica = async (name: ServiceName) => {
-    const r = await starters[name](config);
+    const r = await starters[name]({
+      ...config,
+      DATABASE_URL: roleUrls[name],
+      ...natsEnv(natsCredentials, name),
+    });
     (replicas[name] as RunningService[]).push(r);
     return r;
   };
@@ -196,8 +219,10 @@ export async function startStack(
     for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) await startReplica(name);
   }
   const log = createLogger('gateway', 'silent');
-  const orm = await initOrm({ ...identityOrm, clientUrl: databaseUrl, log });
-  const nc = await connect({ servers: natsUrl, name: 'gateway-test' });
+  const orm = await initOrm({ ...identityOrm, clientUrl: roleUrls.gateway, log });
+  const natsConnect = (user: NatsUserName = 'admin') =>
+    connect({ ...natsOptions({ NATS_URL: natsUrl, ...natsEnv(natsCredentials, user) }, `test-${user}`) });
+  const nc = await natsConnect('gateway');
   const identity = new IdentityService(orm, nc);
   const app = createApp({
     config: {
@@ -232,7 +257,10 @@ export async function startStack(
   let n = 0;
   return {
     databaseUrl,
+    roleUrls,
     natsUrl,
+    natsCredentials,
+    natsConnect,
     app,
     replicas,
     startReplica,

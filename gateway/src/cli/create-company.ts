@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { isAppError } from '@bm/errors';
 import { connect } from '@bm/messaging';
-import { initOrm } from '@bm/service-kit';
+import { initOrm, natsOptions } from '@bm/service-kit';
 import { loadConfig } from '../config.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { ormOptions } from '../identity/orm-options.js';
@@ -31,7 +31,7 @@ const { values } = parseArgs({
 
 const config = loadConfig();
 const orm = await initOrm({ ...ormOptions, clientUrl: config.DATABASE_URL });
-const nc = await connect({ servers: config.NATS_URL, name: 'create-company' });
+const nc = await connect({ ...natsOptions(config, 'create-company'), maxReconnectAttempts: 0 });
 try {
   const creds = await new IdentityService(orm, nc).createCompany(
     {

@@ -71,7 +71,7 @@ export const IdempotencyKeyEntity = defineEntity({
     status: p.integer().nullable(),
     contentType: p.string().length(100).nullable(),
     body: p.text().nullable(),
-    createdAt: p.datetime(),
+    createdAt: p.datetime().index(),
   },
 });
 

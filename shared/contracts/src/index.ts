@@ -6,6 +6,7 @@ export * from './crud.js';
 export * from './invoicing/invoices.contract.js';
 export * from './invoicing/lookups.contract.js';
 export * from './invoicing/master-data.contract.js';
+export * from './permissions.js';
 export * from './primitives.js';
 export * from './problems.js';
 export * from './reporting/printout.contract.js';

@@ -2,6 +2,7 @@
  * Environment parsing (CONVENTIONS "config.ts per process parses the environment once with zod").
  * Every bad variable is listed in one message; the result is frozen.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** Variables every service reads. */
@@ -25,12 +26,36 @@ export const ServiceEnv = z.object({
 });
 export type ServiceEnv = z.infer<typeof ServiceEnv>;
 
+/**
+ * Variables that may instead be given as a file (`<NAME>_FILE`, the Docker secrets convention; issue #12):
+ * the file's content, without its trailing newline, is the value.
+ */
+const SECRET_VARIABLES = ['DATABASE_URL', 'NATS_PASSWORD', 'ADMIN_TOKEN'];
+
+/** `env` with each `<NAME>_FILE` of {@link SECRET_VARIABLES} read into `<NAME>` (unless `<NAME>` is set). */
+function withSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const name of SECRET_VARIABLES) {
+    const file = env[`${name}_FILE`];
+    if (file && !env[name]) {
+      try {
+        out[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      } catch (e) {
+        throw new Error(
+          `invalid configuration:\n  ${name}_FILE: cannot read ${file}: ${(e as Error).message}`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
 /** Parses `env` with `schema`; throws one Error that lists every invalid variable. */
 export function parseEnv<S extends z.ZodType>(
   schema: S,
   env: Record<string, string | undefined> = process.env,
 ): Readonly<z.output<S>> {
-  const r = schema.safeParse(env);
+  const r = schema.safeParse(withSecretFiles(env));
   if (!r.success) {
     const lines = r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);

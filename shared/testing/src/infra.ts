@@ -18,7 +18,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  chmodSync,
   closeSync,
   existsSync,
   mkdirSync,
@@ -33,11 +32,18 @@ import { createServer, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import pg from 'pg';
+import { ensureNatsAuth, type NatsCredentials, readNatsCredentials } from './nats-auth.js';
+import { writeSecret } from './secret-file.js';
 
 export interface Infra {
   /** URL of a database on the server where the caller may create databases. */
   databaseUrl: string;
   natsUrl: string;
+  /**
+   * The NATS users of each process (issue #12): generated for a server started here, read from
+   * `NATS_CREDENTIALS_FILE` for a given `NATS_URL`; undefined for a given server without users.
+   */
+  natsCredentials?: NatsCredentials;
   /** Stops what was started here (servers given by the environment are left alone). */
   stop(): Promise<void>;
   started: string[];
@@ -190,11 +196,7 @@ function postgresBase(dataDir: string, log: (l: string) => void): string {
   return base;
 }
 
-/** Writes a secret file readable by its owner only (mode 0600, also when it existed before). */
-export function writeSecret(file: string, content: string): void {
-  writeFileSync(file, content, { mode: 0o600 });
-  chmodSync(file, 0o600);
-}
+export { writeSecret } from './secret-file.js';
 
 /** Server settings of a local cluster, rewritten on every start (the port changes). */
 function settings(port: number, durable: boolean): string {
@@ -402,6 +404,8 @@ export async function startNats(
   log: (l: string) => void = () => {},
   fixedPort?: number,
   env: Record<string, string | undefined> = process.env,
+  /** nats-server configuration with the users and their permissions (issue #12). */
+  authConf?: string,
 ): Promise<{ url: string; stop: () => Promise<void>; port: number }> {
   const bin = natsServerBinary(env, log);
   const port = fixedPort ?? (await freePort());
@@ -425,7 +429,8 @@ export async function startNats(
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+    const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store];
+    child = spawn(bin, authConf ? ['-c', authConf, ...args] : args, {
       stdio: ['ignore', fd, fd],
     });
   } finally {
@@ -500,14 +505,19 @@ export async function ensureInfrastructure(o: InfraOptions = {}): Promise<Infra>
     }
     const databaseUrl = o.database ? await ensureDatabase(serverUrl, o.database) : serverUrl;
     let natsUrl = env.NATS_URL;
+    let natsCredentials: NatsCredentials | undefined;
     if (!natsUrl) {
-      const n = await startNats(dataDir, log, undefined, env);
+      const auth = ensureNatsAuth(dataDir);
+      natsCredentials = auth.creds;
+      const n = await startNats(dataDir, log, undefined, env, auth.confFile);
       track(n.stop);
       started.push('nats-server');
       natsUrl = n.url;
+    } else if (env.NATS_CREDENTIALS_FILE) {
+      natsCredentials = readNatsCredentials(env.NATS_CREDENTIALS_FILE);
     }
     writeSecret(join(dataDir, 'urls.json'), JSON.stringify({ databaseUrl, natsUrl }));
-    return { databaseUrl, natsUrl, started, stop: stopAll };
+    return { databaseUrl, natsUrl, natsCredentials, started, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;

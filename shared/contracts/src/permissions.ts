@@ -1,0 +1,147 @@
+/**
+ * Who may send and receive which NATS subjects (issue #12 "Least privilege inside"): one NATS user per
+ * process, with allow-lists the server enforces. Only the gateway publishes requests to the services'
+ * subjects in general; a service publishes requests only to the read-only look-ups (and the period close)
+ * of another service that it really calls, listed here from the contracts themselves; each service
+ * subscribes to its own subjects and publishes only its own events (`events.<service>.>`); JetStream and
+ * object-store access is per stream and bucket. Replies travel through `allow_responses`.
+ *
+ * The table is data: `natsAuthorization` in `@bm/testing/nats-auth` turns it into nats-server
+ * configuration, and docs/operations.md describes it.
+ */
+import type { Contract } from './contract.js';
+import { getSalesInvoice } from './invoicing/invoices.contract.js';
+import { getCompanyProfile, getSalesInvoiceCopySource, resolvePeriod } from './invoicing/lookups.contract.js';
+import {
+  bankAccounts,
+  deliveryTypes,
+  partners,
+  paymentTypes,
+  periods,
+  vatCodes,
+} from './invoicing/master-data.contract.js';
+import { reports, resolveReport } from './reporting/reports.contract.js';
+import { getIssueCard } from './warehouse/documents.contract.js';
+import {
+  closeWarehousePeriod,
+  countCardsOutsidePeriod,
+  resolveCatalog,
+  resolveWarehouse,
+  warehouses,
+} from './warehouse/master-data.contract.js';
+
+/** The processes that connect to NATS; `admin` is for operators and tests, never for a service. */
+export type NatsUserName = 'gateway' | 'warehouse' | 'invoicing' | 'reporting' | 'admin';
+export const SERVICE_PROCESSES = ['gateway', 'warehouse', 'invoicing', 'reporting'] as const;
+
+export interface SubjectPermissions {
+  publish: string[];
+  subscribe: string[];
+}
+
+/** The stream all events go to (DESIGN §1 "Events"). */
+export const EVENTS_STREAM_NAME = 'EVENTS';
+/** Object-store buckets: large request/reply payloads, and rendered printouts. */
+export const MESSAGES_BUCKET = 'messages';
+export const PRINTOUTS_BUCKET = 'printouts';
+
+/** JetStream API subjects for working with one stream (info, create, messages, consumers, acks). */
+function streamAccess(stream: string): string[] {
+  return [
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.STREAM.CREATE.${stream}`,
+    `$JS.API.STREAM.UPDATE.${stream}`,
+    `$JS.API.STREAM.PURGE.${stream}`,
+    `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.STREAM.MSG.DELETE.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}.>`,
+    `$JS.API.CONSUMER.*.${stream}`,
+    `$JS.API.CONSUMER.*.${stream}.>`,
+    `$JS.API.CONSUMER.*.*.${stream}.>`,
+    `$JS.ACK.${stream}.>`,
+    `$JS.FC.${stream}.>`,
+  ];
+}
+
+/** Access to an object-store bucket: its stream `OBJ_<bucket>` and its subjects `$O.<bucket>.>`. */
+const bucketAccess = (bucket: string): string[] => [...streamAccess(`OBJ_${bucket}`), `$O.${bucket}.>`];
+
+/** Subjects every JetStream client asks about (account info, stream names; no data). */
+const JS_COMMON = ['$JS.API.INFO', '$JS.API.STREAM.NAMES', '$JS.API.STREAM.LIST'];
+
+const subjects = (...contracts: Contract[]) => contracts.map((c) => c.subject);
+
+/** A service's own side: its request subjects and the NATS micro-service discovery subjects. */
+const serves = (service: string) => [`${service}.>`, '$SRV.>'];
+
+/** The permissions of each process (see the module comment). */
+export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
+  gateway: {
+    publish: [
+      'warehouse.>',
+      'invoicing.>',
+      'reporting.>',
+      '$SRV.PING.>',
+      '$SRV.PING',
+      ...JS_COMMON,
+      ...bucketAccess(MESSAGES_BUCKET),
+      ...bucketAccess(PRINTOUTS_BUCKET),
+    ],
+    subscribe: ['_INBOX.>'],
+  },
+  warehouse: {
+    publish: [
+      'events.warehouse.>',
+      ...subjects(
+        partners.get,
+        periods.get,
+        resolvePeriod,
+        getSalesInvoiceCopySource,
+        reports.get,
+        resolveReport,
+      ),
+      ...JS_COMMON,
+      ...streamAccess(EVENTS_STREAM_NAME),
+      ...bucketAccess(MESSAGES_BUCKET),
+    ],
+    subscribe: [...serves('warehouse'), '_INBOX.>'],
+  },
+  invoicing: {
+    publish: [
+      'events.invoicing.>',
+      ...subjects(
+        countCardsOutsidePeriod,
+        closeWarehousePeriod,
+        resolveWarehouse,
+        resolveCatalog,
+        reports.get,
+      ),
+      ...JS_COMMON,
+      ...streamAccess(EVENTS_STREAM_NAME),
+      ...bucketAccess(MESSAGES_BUCKET),
+    ],
+    subscribe: [...serves('invoicing'), '_INBOX.>'],
+  },
+  reporting: {
+    publish: [
+      ...subjects(
+        getCompanyProfile,
+        getSalesInvoice,
+        partners.get,
+        bankAccounts.get,
+        paymentTypes.get,
+        deliveryTypes.get,
+        vatCodes.get,
+        resolveCatalog,
+        getIssueCard,
+        warehouses.get,
+      ),
+      ...JS_COMMON,
+      ...bucketAccess(MESSAGES_BUCKET),
+      ...bucketAccess(PRINTOUTS_BUCKET),
+    ],
+    subscribe: [...serves('reporting'), '_INBOX.>'],
+  },
+  admin: { publish: ['>'], subscribe: ['>'] },
+};
