@@ -3,8 +3,9 @@
  * process, with allow-lists the server enforces. Only the gateway publishes requests to the services'
  * subjects in general; a service publishes requests only to the read-only look-ups (and the period close)
  * of another service that it really calls, listed here from the contracts themselves; each service
- * subscribes to its own subjects and publishes only its own events (`events.<service>.>`); JetStream and
- * object-store access is per stream and bucket. Replies travel through `allow_responses`.
+ * subscribes to its own subjects and publishes only its own events (`events.<service>.>`, including its
+ * dead letters `events.<service>.dead-letter`); JetStream and object-store access is per stream and
+ * bucket. Replies travel through `allow_responses`.
  *
  * The table is data: `natsAuthorization` in `@bm/testing/nats-auth` turns it into nats-server
  * configuration, and docs/operations.md describes it.
@@ -44,6 +45,8 @@ export const EVENTS_STREAM_NAME = 'EVENTS';
 /** Object-store buckets: large request/reply payloads, and rendered printouts. */
 export const MESSAGES_BUCKET = 'messages';
 export const PRINTOUTS_BUCKET = 'printouts';
+/** Payloads of events too large for one message (issue #12), read by every subscriber. */
+export const EVENTS_BUCKET = 'events';
 
 /** JetStream API subjects for working with one stream (info, create, messages, consumers, acks). */
 function streamAccess(stream: string): string[] {
@@ -104,6 +107,7 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
       ...JS_COMMON,
       ...streamAccess(EVENTS_STREAM_NAME),
       ...bucketAccess(MESSAGES_BUCKET),
+      ...bucketAccess(EVENTS_BUCKET),
     ],
     subscribe: [...serves('warehouse'), '_INBOX.>'],
   },
@@ -120,6 +124,7 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
       ...JS_COMMON,
       ...streamAccess(EVENTS_STREAM_NAME),
       ...bucketAccess(MESSAGES_BUCKET),
+      ...bucketAccess(EVENTS_BUCKET),
     ],
     subscribe: [...serves('invoicing'), '_INBOX.>'],
   },

@@ -3,30 +3,47 @@
  * a request or reply larger than the server's `max_payload` (minus headroom for headers) is put into the
  * JetStream object store bucket `messages` and the message carries only the header `Payload-Object` with
  * its name. The receiver fetches and deletes it. Objects expire after 10 minutes if nobody does.
+ *
+ * Events (issue #12) use the bucket `events` instead, named by the header `Payload-Bucket`: every
+ * subscriber reads the same object, so it is never deleted on reading and expires with the stream's
+ * retention (30 days).
  */
 import { type ObjectStore, Objm } from '@nats-io/obj';
 import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node';
 
 export const LARGE_PAYLOAD_BUCKET = 'messages';
+/** The bucket of large events' payloads (kept as long as the EVENTS stream keeps events). */
+export const LARGE_EVENT_BUCKET = 'events';
 export const LARGE_PAYLOAD_HEADER = 'Payload-Object';
-const TTL_NANOS = 10 * 60 * 1_000_000_000;
+/** Names the bucket of an offloaded payload when it is not `messages`. */
+export const LARGE_PAYLOAD_BUCKET_HEADER = 'Payload-Bucket';
+const NANOS_PER_MS = 1_000_000;
+const TTL_MS: Record<string, number> = {
+  [LARGE_PAYLOAD_BUCKET]: 10 * 60 * 1000,
+  [LARGE_EVENT_BUCKET]: 30 * 24 * 3_600_000,
+};
 const HEADROOM = 64 * 1024;
 
-const stores = new WeakMap<NatsConnection, Promise<ObjectStore>>();
+const stores = new WeakMap<NatsConnection, Map<string, Promise<ObjectStore>>>();
 
-function store(nc: NatsConnection): Promise<ObjectStore> {
-  let s = stores.get(nc);
+function store(nc: NatsConnection, bucket: string): Promise<ObjectStore> {
+  let byBucket = stores.get(nc);
+  if (!byBucket) {
+    byBucket = new Map();
+    stores.set(nc, byBucket);
+  }
+  let s = byBucket.get(bucket);
   if (!s) {
     s = (async () => {
       const objm = new Objm(nc);
       try {
-        return await objm.open(LARGE_PAYLOAD_BUCKET);
+        return await objm.open(bucket);
       } catch {
-        return objm.create(LARGE_PAYLOAD_BUCKET, { ttl: TTL_NANOS } as any);
+        return objm.create(bucket, { ttl: (TTL_MS[bucket] ?? TTL_MS.messages) * NANOS_PER_MS } as any);
       }
     })();
-    s.catch(() => stores.delete(nc));
-    stores.set(nc, s);
+    s.catch(() => byBucket.delete(bucket));
+    byBucket.set(bucket, s);
   }
   return s;
 }
@@ -34,12 +51,21 @@ function store(nc: NatsConnection): Promise<ObjectStore> {
 /** Largest payload sent inline on this connection. */
 export const inlineLimit = (nc: NatsConnection) => (nc.info?.max_payload ?? 1024 * 1024) - HEADROOM;
 
-/** Sends `data` inline, or offloads it and marks `headers`; returns what to put in the message. */
-export async function outgoing(nc: NatsConnection, data: Uint8Array, headers: MsgHdrs): Promise<Uint8Array> {
+/**
+ * Sends `data` inline, or offloads it to `bucket` and marks `headers`; returns what to put in the
+ * message. `name` (default: a new UUID) lets a retried publish reuse one object.
+ */
+export async function outgoing(
+  nc: NatsConnection,
+  data: Uint8Array,
+  headers: MsgHdrs,
+  bucket = LARGE_PAYLOAD_BUCKET,
+  name: string = crypto.randomUUID(),
+): Promise<Uint8Array> {
   if (data.byteLength <= inlineLimit(nc)) return data;
-  const name = crypto.randomUUID();
-  await (await store(nc)).putBlob({ name }, data);
+  await (await store(nc, bucket)).putBlob({ name }, data);
   headers.set(LARGE_PAYLOAD_HEADER, name);
+  if (bucket !== LARGE_PAYLOAD_BUCKET) headers.set(LARGE_PAYLOAD_BUCKET_HEADER, bucket);
   return new Uint8Array(0);
 }
 
@@ -51,9 +77,11 @@ export async function incoming(
 ): Promise<Uint8Array> {
   const name = headers?.get(LARGE_PAYLOAD_HEADER);
   if (!name) return data;
-  const s = await store(nc);
+  const bucket = headers?.get(LARGE_PAYLOAD_BUCKET_HEADER) || LARGE_PAYLOAD_BUCKET;
+  const s = await store(nc, bucket);
   const blob = await s.getBlob(name);
-  void s.delete(name).catch(() => undefined);
-  if (!blob) throw new Error(`offloaded payload ${name} is gone`);
+  // A request or reply has one reader; an event's object is read by every subscriber and expires.
+  if (bucket === LARGE_PAYLOAD_BUCKET) void s.delete(name).catch(() => undefined);
+  if (!blob) throw new Error(`offloaded payload ${name} (bucket ${bucket}) is gone`);
   return blob;
 }

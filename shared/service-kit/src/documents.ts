@@ -165,6 +165,10 @@ export const outboxEntity = (schema: string) =>
       payload: p.json(),
       createdAt: p.datetime(),
       publishedAt: p.datetime().nullable(),
+      /** Failed publish attempts of this event (issue #12): the relay tries the least-tried first. */
+      attempts: p.integer().default(0),
+      /** Why the last publish failed. */
+      lastError: p.text().nullable(),
     },
     indexes: [
       {

@@ -4,13 +4,36 @@
  * as `Nats-Msg-Id` (the stream drops duplicates within its window) and marks them published. No event is
  * lost when a process dies between commit and publish, or while NATS is unreachable: unpublished rows
  * stay and are sent on the next round. Replicas share the work (`for update skip locked`).
+ *
+ * Issue #12: an event larger than the server's message limit goes through the `events` object store
+ * (header `Payload-Object`, `Payload-Bucket: events`); an event the server refuses is counted
+ * (`attempts`, `last_error`) and the round goes on with the others; only an unreachable server ends a
+ * round early.
  */
 
 import { Headers } from '@bm/contracts';
 import type { Logger } from '@bm/logger';
+import { LARGE_EVENT_BUCKET, outgoing } from '@bm/messaging';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
+import { type NatsConnection, errors as natsErrors, headers as natsHeaders } from '@nats-io/transport-node';
+
+const enc = new TextEncoder();
+
+/**
+ * True for errors that say the server (or JetStream) cannot be reached now, as opposed to a refusal of
+ * one message: a timeout, no responders, a closed or draining connection.
+ */
+function isLinkFailure(e: unknown): boolean {
+  const err = e as Error & { cause?: unknown };
+  const is = (x: unknown) =>
+    x instanceof natsErrors.TimeoutError ||
+    x instanceof natsErrors.NoRespondersError ||
+    x instanceof natsErrors.ClosedConnectionError ||
+    x instanceof natsErrors.DrainingConnectionError ||
+    (x instanceof natsErrors.RequestError && x.isNoResponders());
+  return is(err) || is(err?.cause) || /timeout|no responders|connection closed/i.test(String(err?.message));
+}
 
 /** The stream every event goes to. */
 export const EVENTS_STREAM = 'EVENTS';
@@ -116,30 +139,52 @@ export function startOutboxRelay(o: {
       streamReady = true;
     }
     return o.orm.em.fork().transactional(async (tx) => {
+      // The least-tried first: an event that keeps failing does not hold up the ones behind it.
       const rows = await tx.execute<Row[]>(
         `select "id", "company_id", "subject", "payload" from "${o.schema}"."outbox"
-          where "published_at" is null order by "created_at" limit ? for update skip locked`,
+          where "published_at" is null order by "attempts", "created_at" limit ? for update skip locked`,
         [batch],
       );
       const done: string[] = [];
+      const failed: { id: string; error: string }[] = [];
       for (const r of rows) {
         const h = natsHeaders();
         h.set(Headers.companyId, r.company_id);
         try {
-          await js.publish(r.subject, JSON.stringify(r.payload), { msgID: r.id, headers: h });
-        } catch (e) {
-          o.log.warn(
-            { err: (e as Error).message, pending: rows.length - done.length },
-            'outbox: publish failed; will retry',
+          // An event above the server's message limit travels through the `events` object store,
+          // under its own id, so a retried publish overwrites rather than duplicates it.
+          const data = await outgoing(
+            o.nc,
+            enc.encode(JSON.stringify(r.payload)),
+            h,
+            LARGE_EVENT_BUCKET,
+            r.id,
           );
-          break;
+          await js.publish(r.subject, data, { msgID: r.id, headers: h });
+          done.push(r.id);
+        } catch (e) {
+          if (isLinkFailure(e)) {
+            // NATS or JetStream is unreachable: every other publish would fail the same way.
+            o.log.warn(
+              { err: (e as Error).message, pending: rows.length - done.length },
+              'outbox: publish failed; will retry',
+            );
+            break;
+          }
+          // This event alone cannot be published (e.g. refused by the server): count it, go on.
+          o.log.error({ err: (e as Error).message, id: r.id, subject: r.subject }, 'outbox: event refused');
+          failed.push({ id: r.id, error: String((e as Error).message).slice(0, 1000) });
         }
-        done.push(r.id);
       }
       if (done.length)
         await tx.execute(
           `update "${o.schema}"."outbox" set "published_at" = now() where "id" in (${done.map(() => '?').join(',')})`,
           done,
+        );
+      for (const f of failed)
+        await tx.execute(
+          `update "${o.schema}"."outbox" set "attempts" = "attempts" + 1, "last_error" = ? where "id" = ?`,
+          [f.error, f.id],
         );
       if (done.length === batch) again = true;
       return done.length;

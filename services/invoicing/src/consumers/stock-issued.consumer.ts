@@ -2,13 +2,16 @@
  * Durable consumer of `events.warehouse.stock-issued` (DESIGN §5 last rule): an issue card made from a
  * sales invoice fills that invoice's `warehouseRecordNo`. Idempotent: the event id is recorded in
  * `processed_event` in the same transaction, so a redelivered or replayed event changes nothing.
- * Replicas share the durable consumer; messages are acked only after the commit.
+ * Replicas share the durable consumer; messages are acked only after the commit. A poison event, or one
+ * that fails MAX_DELIVER times, goes to `events.invoicing.dead-letter` (issue #12).
  */
 import { StockIssuedEvent } from '@bm/contracts';
 import {
   EVENTS_MAX_AGE_MS,
   EVENTS_STREAM,
   ensureEventsStream,
+  MAX_DELIVER,
+  processDelivery,
   pruneHourly,
   type ServiceKit,
 } from '@bm/service-kit';
@@ -45,32 +48,31 @@ export function startStockIssuedConsumer(kit: ServiceKit): () => Promise<void> {
       try {
         const jsm = await jetstreamManager(kit.nc, { timeout: 2000 });
         await ensureEventsStream(jsm);
-        try {
-          await jsm.consumers.info(EVENTS_STREAM, STOCK_ISSUED_CONSUMER);
-        } catch {
+        // The server stops redelivering after max_deliver; processDelivery dead-letters an event at
+        // MAX_DELIVER, and the margin covers a dead letter that could not be stored at once.
+        const maxDeliver = MAX_DELIVER + 5;
+        const existing = await jsm.consumers
+          .info(EVENTS_STREAM, STOCK_ISSUED_CONSUMER)
+          .catch(() => undefined);
+        if (!existing) {
           await jsm.consumers.add(EVENTS_STREAM, {
             durable_name: STOCK_ISSUED_CONSUMER,
             filter_subject: 'events.warehouse.stock-issued',
             ack_policy: AckPolicy.Explicit,
             deliver_policy: DeliverPolicy.All,
             ack_wait: 30_000_000_000,
+            max_deliver: maxDeliver,
           });
+        } else if (existing.config.max_deliver !== maxDeliver) {
+          // A consumer made by an earlier version redelivered for ever.
+          await jsm.consumers.update(EVENTS_STREAM, STOCK_ISSUED_CONSUMER, { max_deliver: maxDeliver });
         }
         const consumer = await jetstream(kit.nc).consumers.get(EVENTS_STREAM, STOCK_ISSUED_CONSUMER);
         const iter = await consumer.consume({ max_messages: 100 });
         messages = iter;
-        for await (const m of iter) {
-          try {
-            await applyStockIssued(kit, m.json());
-            m.ack();
-          } catch (e) {
-            kit.log.warn(
-              { err: (e as Error).message, seq: m.seq },
-              'stock-issued: handling failed; redelivering later',
-            );
-            m.nak(2000);
-          }
-        }
+        const delivery = { nc: kit.nc, log: kit.log, service: 'invoicing', consumer: STOCK_ISSUED_CONSUMER };
+        for await (const m of iter)
+          await processDelivery(delivery, m, (payload) => applyStockIssued(kit, payload));
       } catch (e) {
         if (!stopped)
           kit.log.warn({ err: (e as Error).message }, 'stock-issued consumer: setup failed; retrying');

@@ -5,6 +5,7 @@ import { Migration20261122000100 } from './migrations/Migration20261122000100.js
 import { Migration20261123000000 } from './migrations/Migration20261123000000.js';
 import { Migration20261123200000 } from './migrations/Migration20261123200000.js';
 import { Migration20261123400000 } from './migrations/Migration20261123400000.js';
+import { Migration20261124000000 } from './migrations/Migration20261124000000.js';
 
 export const ormOptions = {
   schema: SCHEMA,
@@ -15,5 +16,6 @@ export const ormOptions = {
     { name: 'Migration20261123000000', class: Migration20261123000000 },
     { name: 'Migration20261123200000', class: Migration20261123200000 },
     { name: 'Migration20261123400000', class: Migration20261123400000 },
+    { name: 'Migration20261124000000', class: Migration20261124000000 },
   ],
 };
