@@ -296,3 +296,54 @@ describe('issue card printout', () => {
 function summaryOf(inv: any) {
   return inv.vatSummary.map((s: any) => [String(s.rate), String(s.base), String(s.vat)]);
 }
+
+describe('bounds (issue #12)', () => {
+  it("100 parallel printouts of a large invoice: some 503 with Retry-After, the others complete, another company's printout keeps working", async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => ({
+      name: `Položka ${i + 1}`,
+      quantity: 1,
+      price: 1.5,
+    }));
+    const big = ok(
+      await c.post('/1.6/sales/invoices', {
+        ordnerCode: 'OF',
+        warehouseId: whId,
+        dateCreated: '2025-05-06',
+        rows,
+      }),
+      201,
+    );
+    const other = await stack.company({ name: 'Iná firma s.r.o.' });
+    await openYear(other, 2025);
+    const otherWh = ok(await other.get('/1.6/warehouses')).items[0].id;
+    const small = ok(
+      await other.post('/1.6/sales/invoices', {
+        ordnerCode: 'OF',
+        warehouseId: otherWh,
+        dateCreated: '2025-05-06',
+        rows: [{ name: 'Káva', quantity: 2, price: 3 }],
+      }),
+      201,
+    );
+    const burst = Promise.all(Array.from({ length: 100 }, () => printout(c, 'SalesInvoice', big.id)));
+    // While the burst is in work, the other company's printout is admitted and completes.
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = performance.now();
+    const theirs = await printout(other, 'SalesInvoice', small.id);
+    const theirsMs = performance.now() - t0;
+    const mine = await burst;
+    expect(theirs.status).toBe(200);
+    expect(text(theirs.bytes)).toContain(small.recordNumber);
+    const done = mine.filter((r) => r.status === 200);
+    const refused = mine.filter((r) => r.status === 503);
+    expect(done.length + refused.length).toBe(100);
+    expect(done.length).toBeGreaterThanOrEqual(4);
+    expect(refused.length).toBeGreaterThanOrEqual(50);
+    expect(refused.every((r) => Number(r.headers.get('retry-after')) >= 1)).toBe(true);
+    expect(refused[0].json().code).toBe('ServiceUnavailable');
+    for (const r of done.slice(0, 3)) expect(text(r.bytes)).toContain(big.recordNumber);
+    console.log(
+      `printout burst: ${done.length} rendered, ${refused.length} refused; other company's printout ${theirsMs.toFixed(0)} ms`,
+    );
+  });
+});

@@ -2,6 +2,7 @@
 import { type RunningService, type ServiceConfig, startService } from '@bm/service-kit';
 import { Piscina } from 'piscina';
 import type { ReportingDeps } from './application/printout.service.js';
+import { RenderAdmission } from './application/render-admission.js';
 import type { Config } from './config.js';
 import { registerPrintouts } from './handlers/printout.handler.js';
 import { registerReports } from './handlers/reports.handlers.js';
@@ -20,7 +21,10 @@ export function createRenderPool(threads: number): Piscina | null {
 
 /** Starts one replica of the reporting service. */
 export async function startReporting(
-  config: ServiceConfig & Partial<Pick<Config, 'REPORT_WORKERS'>>,
+  config: ServiceConfig &
+    Partial<
+      Pick<Config, 'REPORT_WORKERS' | 'PRINTOUT_PER_COMPANY' | 'PRINTOUT_QUEUE' | 'PRINTOUT_TIMEOUT_MS'>
+    >,
 ): Promise<RunningService> {
   const pool = createRenderPool(config.REPORT_WORKERS ?? 2);
   return startService({
@@ -28,7 +32,15 @@ export async function startReporting(
     config,
     orm: ormOptions,
     register: (kit) => {
-      const deps: ReportingDeps = { kit, pool };
+      const deps: ReportingDeps = {
+        kit,
+        pool,
+        admission: new RenderAdmission({
+          perCompany: config.PRINTOUT_PER_COMPANY ?? 4,
+          total: config.PRINTOUT_QUEUE ?? 32,
+        }),
+        renderTimeoutMs: config.PRINTOUT_TIMEOUT_MS ?? 30_000,
+      };
       registerReports(kit);
       registerPrintouts(deps);
     },

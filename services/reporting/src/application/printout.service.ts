@@ -18,19 +18,24 @@ import {
   vatCodes,
   warehouses,
 } from '@bm/contracts';
-import { AppError, ErrorCode, notFound } from '@bm/errors';
-import { type RequestContext, request } from '@bm/messaging';
+import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { deadlinePassed, type RequestContext, request } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { type ObjectStore, Objm } from '@nats-io/obj';
 import type { Piscina } from 'piscina';
 import type { InvoicePrint, IssueCardPrint, Party } from '../domain/print-model.js';
 import { ReportEntity } from '../persistence/entities.js';
 import { type RenderResult, type RenderTask, render } from '../rendering/render.worker.js';
+import type { RenderAdmission } from './render-admission.js';
 
 export interface ReportingDeps {
   kit: ServiceKit;
   /** The worker pool; null renders in the service's own thread (for comparison only). */
   pool: Piscina | null;
+  /** Bounds of printouts in work (issue #12); absent: unbounded (benchmarks of the renderer alone). */
+  admission?: RenderAdmission;
+  /** Longest a render may take, ms; past it the render is aborted and the request answered 504. */
+  renderTimeoutMs?: number;
 }
 
 const isGuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
@@ -185,16 +190,43 @@ export async function issueCardPrint(
   };
 }
 
-/** Renders in the pool (or in this thread without one). */
-export function renderTask(deps: ReportingDeps, task: RenderTask): Promise<RenderResult> {
-  return deps.pool ? deps.pool.run(task) : render(task);
+/**
+ * Renders in the pool (or in this thread without one). In the pool the render is aborted (its worker
+ * thread ended) after `renderTimeoutMs` or at the request's deadline, whichever comes first: 504.
+ */
+export async function renderTask(
+  deps: ReportingDeps,
+  task: RenderTask,
+  deadline?: number,
+): Promise<RenderResult> {
+  if (!deps.pool) return render(task);
+  const limit = Math.min(deps.renderTimeoutMs ?? 60_000, deadline ? deadline - Date.now() : Infinity);
+  if (limit <= 0) throw deadlinePassed('the printout');
+  try {
+    return await deps.pool.run(task, { signal: AbortSignal.timeout(limit) });
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError' || /aborted/i.test(String((e as Error)?.message)))
+      throw new AppError(
+        ErrorKind.timeout,
+        ErrorCode.Timeout,
+        `rendering the printout took longer than ${Math.round(limit / 1000)} s and was stopped; nothing was kept`,
+      );
+    throw e;
+  }
 }
 
 /**
- * `reporting.printouts.render`: 404 NotFound for an unknown report (id or code) or record; the PDF is
- * left in the object store under a fresh name.
+ * `reporting.printouts.render`: 404 NotFound for an unknown report (id or code) or record; 503 with
+ * Retry-After when the company's or the replica's printout limit is reached; 504 when the render runs
+ * out of time. The PDF is left in the object store under a fresh name (the gateway deletes it after
+ * delivery; the bucket's TTL removes any left behind).
  */
-export async function renderPrintout(deps: ReportingDeps, ctx: Ctx, reportId: string, recordId: string) {
+export function renderPrintout(deps: ReportingDeps, ctx: Ctx, reportId: string, recordId: string) {
+  const work = () => renderAdmitted(deps, ctx, reportId, recordId);
+  return deps.admission ? deps.admission.run(ctx.companyId!, work) : work();
+}
+
+async function renderAdmitted(deps: ReportingDeps, ctx: Ctx, reportId: string, recordId: string) {
   const report = await ctx.em.findOne(ReportEntity, isGuid(reportId) ? { id: reportId } : { code: reportId });
   if (!report) throw notFound('Report');
   let task: RenderTask;
@@ -210,7 +242,7 @@ export async function renderPrintout(deps: ReportingDeps, ctx: Ctx, reportId: st
   } else {
     throw notFound(`Printout of ${report.documentType} documents`);
   }
-  const { pdf, pages } = await renderTask(deps, task);
+  const { pdf, pages } = await renderTask(deps, task, ctx.deadline);
   const objectName = `${ctx.companyId}/${crypto.randomUUID()}.pdf`;
   await (await printoutStore(deps.kit)).putBlob({ name: objectName }, pdf);
   return {
