@@ -19,7 +19,7 @@ export const ServiceEnv = z.object({
    */
   DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   /** How long a query waits for a free pooled connection before the request is answered 503, ms. */
-  DB_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  DB_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /** NATS user of this process (issue #12 "Least privilege"); with NATS_PASSWORD. Unset: no credentials. */
   NATS_USER: z.string().min(1).optional(),
   NATS_PASSWORD: z.string().min(1).optional(),

@@ -16,8 +16,30 @@ describe('mapDbError (DESIGN §2: never a 500 for what a client sent)', () => {
     expect(mapDbError(pgError('40001'))).toMatchObject({ kind: 'conflict', code: ErrorCode.Conflict });
   });
 
+  it('maps the connection limit, a shutting-down server, a lost connection and a pool timeout to 503 with Retry-After (issue #12)', () => {
+    for (const code of ['53300', '57P01', '57P03', '08006'])
+      expect(mapDbError(pgError(code))).toMatchObject({
+        kind: 'unavailable',
+        code: ErrorCode.ServiceUnavailable,
+        retryAfterSeconds: 2,
+      });
+    expect(mapDbError(new Error('timeout exceeded when trying to connect'))).toMatchObject({
+      kind: 'unavailable',
+      retryAfterSeconds: 1,
+    });
+  });
+
+  it('maps statement and lock timeouts of the request deadline to 504 "nothing was stored"', () => {
+    for (const code of ['57014', '55P03'])
+      expect(mapDbError(pgError(code))).toMatchObject({
+        kind: 'timeout',
+        code: ErrorCode.Timeout,
+        message: expect.stringMatching(/nothing was stored/),
+      });
+  });
+
   it('passes other errors through unchanged', () => {
-    const e = pgError('57P01');
+    const e = pgError('42P01');
     expect(mapDbError(e)).toBe(e);
   });
 });

@@ -68,7 +68,7 @@ export async function initOrm(o: OrmOptions): Promise<MikroORM> {
     pool: { min: 0, max: o.poolMax ?? 10 },
     // pg-pool: waiting for a free connection (or for a new one) gives up after this; mapped to 503.
     driverOptions: {
-      connectionTimeoutMillis: o.poolTimeoutMs ?? 5000,
+      connectionTimeoutMillis: o.poolTimeoutMs ?? 30_000,
       // A transaction left open by a stuck process does not hold its locks for ever.
       idle_in_transaction_session_timeout: 60_000,
     },
