@@ -33,7 +33,7 @@ export interface AppDeps {
     GatewayConfig,
     'ADMIN_TOKEN' | 'REQUEST_TIMEOUT_MS' | 'BODY_LIMIT_BYTES' | 'AUTH_CACHE_TTL_MS'
   > &
-    Partial<AuthLimits>;
+    Partial<AuthLimits & Pick<GatewayConfig, 'HEALTH_CACHE_MS'>>;
   identity: IdentityService;
   /** Where `Idempotency-Key`s and their answers are kept (issue #12). */
   idempotency: IdempotencyStore;
@@ -131,7 +131,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   );
 
   // Probes (issue #12): liveness without I/O; readiness at most 1 s old; `/health` stays readiness.
-  const ready = readiness({ nc: deps.nc, pingDb: deps.pingDb, services: SERVICES });
+  const ready = readiness({
+    nc: deps.nc,
+    pingDb: deps.pingDb,
+    services: SERVICES,
+    maxAgeMs: deps.config.HEALTH_CACHE_MS,
+  });
   app.get('/health/live', (c) => c.json({ status: 'ok' }));
   const readyHandler = async (c: Context) => {
     const r = await ready();

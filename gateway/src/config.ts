@@ -34,6 +34,8 @@ export const GatewayEnv = ServiceEnv.extend({
   AUTH_HASH_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   /** Credential checks waiting for a slot before 429. */
   AUTH_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  /** How long one readiness result is reused, ms (at most 1 s; 0: every probe checks, for benchmarks). */
+  HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client address (0: none). */
   TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
 });
