@@ -96,11 +96,24 @@ describe('credential flood', () => {
     console.log(
       `flood: ${result.requests.total} requests (${JSON.stringify(statuses)}); legitimate first calls: n=${ms.length} p50=${p50.toFixed(1)} ms max=${ms.at(-1)?.toFixed(1)} ms`,
     );
-    expect(legit.length).toBeGreaterThan(20);
+    expect(legit.length).toBeGreaterThanOrEqual(10);
     expect(legit.every(([status]) => status === 200)).toBe(true);
     expect(p50).toBeLessThan(200);
     expect(statuses[429] ?? 0).toBeGreaterThan(0);
     // Only a bounded number of wrong guesses was hashed at all: the rest never reached a hash.
     expect(statuses[401] ?? 0).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('parallel first calls', () => {
+  it('32 concurrent first calls with one valid credential share one check: none is refused', async () => {
+    const s2 = await startStack({ authLimits: loadConfig({}) });
+    try {
+      const client = await s2.company();
+      const replies = await Promise.all(Array.from({ length: 32 }, () => client.get('/1.6/units')));
+      expect(replies.map((r) => r.status)).toEqual(Array(32).fill(200));
+    } finally {
+      await s2.stop();
+    }
   });
 });

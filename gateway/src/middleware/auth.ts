@@ -67,23 +67,24 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
     let verdict = cache.get(key);
     if (!verdict) {
       const address = clientAddress(c, o.trustedProxies, peerOf(c));
-      await o.guard.admit(address, username, clientId!);
-      // The same tuple may have been verified meanwhile.
-      verdict = cache.get(key);
-      if (!verdict) {
-        verdict = o.guard.hashing(() =>
+      // Cached before it settles: concurrent first calls with one tuple share one admission and one
+      // verification (a client opening 32 connections at once is not 32 attempts).
+      verdict = (async () => {
+        await o.guard.admit(address, username, clientId!);
+        return o.guard.hashing(() =>
           o.identity.verify(username, password, clientId!, clientSecret!, companyId!),
         );
-        cache.set(key, verdict);
-        verdict.then(
-          (v) => {
-            if (typeof v !== 'string') return;
-            cache.set(key, verdict!, { ttl: Math.min(o.cacheTtlMs, 5000) || 1 });
-            if (v === 'unauthorized') void o.guard.failed(address, username);
-          },
-          () => cache.delete(key),
-        );
-      }
+      })();
+      cache.set(key, verdict);
+      verdict.then(
+        (v) => {
+          if (typeof v !== 'string') return;
+          cache.set(key, verdict!, { ttl: Math.min(o.cacheTtlMs, 5000) || 1 });
+          if (v === 'unauthorized') void o.guard.failed(address, username);
+        },
+        // A refusal (429) or an error is not kept: the next call tries again.
+        () => cache.delete(key),
+      );
     }
     const v = await verdict;
     if (v === 'unauthorized') throw unauthorized('wrong credentials');
