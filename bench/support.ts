@@ -35,7 +35,9 @@ export async function startBenchStack(opts: { ormOptions?: any } = {}) {
   const userOf = (file: string): NatsUserName =>
     (['warehouse', 'invoicing', 'reporting'] as const).find((s) => file.includes(`/${s}/`)) ?? 'gateway';
   const spawnProc = (file: string, extra: Record<string, string> = {}) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', join(root, file)], {
+    // CPU_PROF_DIR: every process writes a V8 CPU profile there when it exits (issue #13: profile first).
+    const prof = process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] : [];
+    const c = spawn(process.execPath, [...prof, '--import', 'tsx', join(root, file)], {
       cwd: root,
       env: { ...env, ...natsEnv(infra.natsCredentials, userOf(file)), ...extra },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -119,6 +121,14 @@ export async function startBenchStack(opts: { ormOptions?: any } = {}) {
     today: todayIn('Europe/Bratislava'),
     kit,
     directCtx,
+    /** The pid of each process of the stack, by name (gateway, warehouse, invoicing, reporting). */
+    pids: (): Record<string, number | undefined> =>
+      Object.fromEntries(
+        [...byFile.entries()].map(([file, c]) => [
+          file.startsWith('services/') ? file.split('/')[1] : 'gateway',
+          c.exitCode === null ? c.pid : undefined,
+        ]),
+      ),
     /** Restarts one process (e.g. `services/reporting/src/main.ts`) with extra environment, waiting until `ready`. */
     restart: async (file: string, extra: Record<string, string>, ready: () => Promise<boolean>) => {
       const old = byFile.get(file);

@@ -1,0 +1,69 @@
+/**
+ * CPU time per process for the benchmarks (issue #13 "CPU per document by process"): user + system
+ * time from /proc of the gateway, each service, nats-server and every PostgreSQL backend, read before and
+ * after a measured run. Linux only.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU seconds (user + system) a process has used; 0 when it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+/** Pids whose command line matches `pattern`. */
+function pidsOf(pattern: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The process groups measured: name → how to find its pids now. */
+export function processGroups(children: Record<string, number | undefined>): Record<string, () => number[]> {
+  const groups: Record<string, () => number[]> = {};
+  for (const [name, pid] of Object.entries(children)) groups[name] = () => (pid ? [pid] : []);
+  groups.postgresql = () => pidsOf('^postgres');
+  groups.nats = () => pidsOf('nats-server');
+  return groups;
+}
+
+/** Snapshot of CPU seconds per group, per pid (so backends that come and go are counted from their start). */
+export function cpuSnapshot(groups: Record<string, () => number[]>): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>();
+  for (const [name, find] of Object.entries(groups))
+    out.set(name, new Map(find().map((pid) => [pid, cpuSeconds(pid)])));
+  return out;
+}
+
+/** CPU milliseconds per document of each group between two snapshots (`after` re-reads the pids). */
+export function cpuPerDocument(
+  groups: Record<string, () => number[]>,
+  before: Map<string, Map<number, number>>,
+  documents: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const [name, find] of Object.entries(groups)) {
+    let s = 0;
+    for (const pid of new Set([...find(), ...(before.get(name)?.keys() ?? [])]))
+      s += Math.max(0, cpuSeconds(pid) - (before.get(name)?.get(pid) ?? 0));
+    out[name] = (s * 1000) / documents;
+    total += out[name];
+  }
+  out.total = total;
+  return out;
+}

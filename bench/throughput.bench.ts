@@ -1,0 +1,101 @@
+/**
+ * Issue #13 benchmark: documents per second through the gateway and CPU per document of every process,
+ * in one run: five-row FIFO issue cards (ordner VY) and ten-row sales invoices with two VAT rates (ordner
+ * OF) of one company, at 1, 8 and 32 connections (autocannon on the same machine), plus an open-loop run
+ * at a fixed offered rate for the p99.
+ * Usage: pnpm bench throughput   (DURATION_MS 10000, CONNECTIONS "1,8,32", OFFERED_RATE 500;
+ *        CPU_PROF_DIR=<dir> to write a V8 CPU profile of every process)
+ */
+import autocannon from 'autocannon';
+import { cpuPerDocument, cpuSnapshot, processGroups } from './cpu.js';
+import { startBenchStack } from './support.js';
+
+const DURATION = Number(process.env.DURATION_MS ?? 10_000);
+const CONNECTIONS = (process.env.CONNECTIONS ?? '1,8,32').split(',').map(Number);
+const OFFERED = Number(process.env.OFFERED_RATE ?? 500);
+const ITEMS = 1000;
+
+const s = await startBenchStack();
+const rows: string[] = [];
+try {
+  const hs = (await s.call('GET', '/1.6/warehouses')).items[0]; // FIFO
+  const partner = await s.call('POST', '/1.6/partners', {
+    code: 'B1',
+    name: 'Bench odberateľ s.r.o.',
+    country: 'SK',
+    vatNumber: 'SK2021000001',
+  });
+  const items: string[] = [];
+  for (let i = 0; i < ITEMS; i++)
+    items.push(
+      (await s.call('POST', '/1.6/items', { code: `B${i}`, name: `Bench item ${i}`, sellPrice: 10 })).id,
+    );
+  for (let i = 0; i < ITEMS; i += 50)
+    await s.call('POST', '/1.6/warehouses/receipt-cards', {
+      ordnerCode: 'PR',
+      warehouseId: hs.id,
+      dateOperation: s.today,
+      rows: items.slice(i, i + 50).map((itemId) => ({ itemId, quantity: 10_000_000, costPrice: 1.1 })),
+    });
+  const card = () => {
+    const pick = new Set<string>();
+    while (pick.size < 5) pick.add(items[Math.floor(Math.random() * ITEMS)]);
+    return JSON.stringify({
+      ordnerCode: 'VY',
+      warehouseId: hs.id,
+      partnerId: partner.id,
+      dateOperation: s.today,
+      rows: [...pick].map((itemId) => ({ itemId, quantity: 1 })),
+    });
+  };
+  const invoice = () =>
+    JSON.stringify({
+      ordnerCode: 'OF',
+      warehouseId: hs.id,
+      partnerId: partner.id,
+      dateCreated: s.today,
+      rows: Array.from({ length: 10 }, (_, i) => ({
+        name: `Položka ${i}`,
+        quantity: 1 + (i % 3),
+        price: (10 + i * 1.37).toFixed(2),
+        vatRate: i % 2 ? 23 : 5,
+      })),
+    });
+  const kinds = [
+    { label: 'issue card, 5 rows, FIFO', path: '/1.6/warehouses/issue-cards', body: card },
+    { label: 'sales invoice, 10 rows, two VAT rates', path: '/1.6/sales/invoices', body: invoice },
+  ];
+  const groups = processGroups(s.pids());
+  const measure = async (k: (typeof kinds)[number], connections: number, rate?: number) => {
+    const before = cpuSnapshot(groups);
+    const r = await autocannon({
+      url: `${s.baseUrl}${k.path}`,
+      connections,
+      duration: DURATION / 1000,
+      ...(rate ? { overallRate: rate } : {}),
+      requests: [
+        { method: 'POST', headers: s.headers, setupRequest: (req: any) => ({ ...req, body: k.body() }) },
+      ],
+    });
+    const docs = r['2xx'];
+    const cpu = cpuPerDocument(groups, before, Math.max(docs, 1));
+    const order = ['total', 'warehouse', 'invoicing', 'postgresql', 'gateway', 'nats', 'reporting'];
+    rows.push(
+      `| ${k.label} | ${rate ? `${rate}/s offered, ${connections} conn.` : connections} | ${(docs / (DURATION / 1000)).toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors} | ${order.map((n) => `${n} ${cpu[n].toFixed(2)}`).join(', ')} |`,
+    );
+  };
+  for (const k of kinds) {
+    for (const c of CONNECTIONS) await measure(k, c);
+    await measure(k, 64, OFFERED);
+  }
+} finally {
+  await s.stop();
+}
+console.log(
+  `\n${DURATION / 1000} s each, one company, the demo's default ordners, all processes on this machine:\n`,
+);
+console.log(
+  '| document | connections | documents/s | p50 ms | p99 ms | non-2xx | CPU ms per document by process |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);
