@@ -15,6 +15,7 @@ import {
 } from '@bm/errors';
 import { type RequestContext, request } from '@bm/messaging';
 import { type EntityManager, type OrdnerRow, ordnerResolver, type ServiceKit } from '@bm/service-kit';
+import { LRUCache } from 'lru-cache';
 import {
   ItemEntity,
   LotNumberEntity,
@@ -114,29 +115,53 @@ export async function resolveRows(em: EntityManager, rows: RowRef[]): Promise<Re
   return out;
 }
 
-/** Checks that the partner exists (422 ReferenceNotFound otherwise). */
+/**
+ * Partners this replica has seen exist, by company and id (issue #13: no call to invoicing on every card).
+ * Partners are never deleted, so an id once found stays valid; an unknown one is asked every time.
+ */
+const knownPartners = new LRUCache<string, true>({ max: 100_000 });
+
+/** Checks that the partner exists (422 ReferenceNotFound otherwise); asks invoicing once per partner. */
 export async function checkPartner(kit: ServiceKit, ctx: RequestContext, partnerId: string): Promise<void> {
+  const key = `${ctx.companyId}:${partnerId}`;
+  if (knownPartners.has(key)) return;
   await request(kit.nc, partners.get, { id: partnerId }, ctx).catch(asReference('partnerId', 'partner'));
+  knownPartners.set(key, true);
 }
+
+/**
+ * Resolved periods, reused for {@link PERIOD_CACHE_MS} (issue #13). Only a period that contains both
+ * dates of the card is kept: its closing is still checked in the card's transaction against the
+ * warehouse's copy under the period lock (`lockOpenPeriodState`), so a cached answer can never let a card
+ * into a closed period; what it can miss for at most that long is a change of a period's dates.
+ */
+const PERIOD_CACHE_MS = 5000;
+const resolvedPeriods = new LRUCache<string, Period>({ max: 10_000, ttl: PERIOD_CACHE_MS });
 
 /**
  * The accounting period of a card, resolved by invoicing (DESIGN §5 "Period"): `periodId` or the period
  * of `date` (dateAccounting); `dateOperation` must not lie in a closed period.
  * @throws 422 PeriodNotFound / PeriodClosed / ValidationFailed (periodId not containing the date)
  */
-export function findPeriod(
+export async function findPeriod(
   kit: ServiceKit,
   ctx: RequestContext,
   periodId: string | null | undefined,
   date: string,
   dateOperation?: string,
 ): Promise<Period> {
-  return request(
+  const key = `${ctx.companyId}:${periodId ?? ''}:${date}:${dateOperation ?? ''}`;
+  const cached = resolvedPeriods.get(key);
+  if (cached) return cached;
+  const period = await request(
     kit.nc,
     resolvePeriod,
     { periodId: periodId ?? null, date, dateOperation: dateOperation ?? null },
     ctx,
   );
+  const op = dateOperation ?? date;
+  if (!period.closed && period.dateFrom <= op && op <= period.dateTo) resolvedPeriods.set(key, period);
+  return period;
 }
 
 /**
