@@ -9,8 +9,10 @@
  *   them); a JSON number where the field is a string is refused (no coercion);
  * - on output, decimal fields (strings inside the system) are written as exact JSON numbers.
  */
+
 import { isDateSchema, isDecimalSchema } from '@bm/contracts';
 import type { FieldError } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
 import { JsonNumber, plainJson } from './codec.js';
 
 type AnySchema = { _zod: { def: any } };
@@ -101,12 +103,7 @@ export function businessDate(v: string, timeZone: string): string {
   if (!zone) return date;
   const t = Date.parse(v);
   if (Number.isNaN(t)) return v;
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(t);
+  return todayIn(timeZone, new Date(t));
 }
 
 /**
