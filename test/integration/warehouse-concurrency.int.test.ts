@@ -79,4 +79,27 @@ describe('concurrent issues', () => {
     expect(numbers).toEqual(Array.from({ length: 500 }, (_, i) => `CC${String(i + 1).padStart(4, '0')}`));
     expect(await stockOf(c, w.id, a.id)).toEqual([-500, 0]);
   });
+
+  it('20 concurrent cards with one given record number: one is stored, the others are 409 DuplicateRecordNumber, stock moves once', async () => {
+    const w = await warehouse(c);
+    const a = await item(c);
+    await receive(c, w.id, '2025-06-01', [[a.id, 50, 3]]);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        issue(c, {
+          warehouseId: w.id,
+          partnerId,
+          recordNumber: 'RUČNE-1',
+          dateOperation: '2025-06-02',
+          rows: [{ itemId: a.id, quantity: 2 }],
+        }),
+      ),
+    );
+    const statuses = replies.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, ...Array(19).fill(409)]);
+    expect(
+      replies.filter((r) => r.status === 409).every((r) => r.body.code === 'DuplicateRecordNumber'),
+    ).toBe(true);
+    expect(await stockOf(c, w.id, a.id)).toEqual([48, 144]);
+  });
 });

@@ -38,6 +38,14 @@ describe('mapDbError (DESIGN §2: never a 500 for what a client sent)', () => {
       });
   });
 
+  it('maps a raw unique violation of the record number to 409 DuplicateRecordNumber', () => {
+    const e = Object.assign(new Error('duplicate key'), {
+      code: '23505',
+      detail: 'Key (company_id, record_number)=(x, VY1) already exists.',
+    });
+    expect(mapDbError(e)).toMatchObject({ kind: 'conflict', code: ErrorCode.DuplicateRecordNumber });
+  });
+
   it('passes other errors through unchanged', () => {
     const e = pgError('42P01');
     expect(mapDbError(e)).toBe(e);

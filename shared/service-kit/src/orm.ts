@@ -147,7 +147,8 @@ export function mapDbError(e: unknown): unknown {
       'the record was changed by a concurrent request; nothing was stored, retry the request',
     );
   }
-  if (e instanceof UniqueConstraintViolationException) {
+  // From the ORM, or from a raw statement of the set-based write path (issue #13).
+  if (e instanceof UniqueConstraintViolationException || sqlState === '23505') {
     const constraint = (e as any).constraint ?? (e as any).cause?.constraint ?? '';
     const detailText: string = (e as any).detail ?? (e as any).cause?.detail ?? '';
     const cols = /Key \((.*?)\)=/.exec(detailText)?.[1]?.replace(/company_id,\s*/, '');

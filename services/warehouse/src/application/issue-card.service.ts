@@ -19,15 +19,7 @@ import {
 import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound } from '@bm/errors';
 import { request, todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
-import {
-  addEntries,
-  type Ctx,
-  type DocumentDeps,
-  type EntityManager,
-  enqueueEvent,
-  entryDtos,
-  recordNumbering,
-} from '@bm/service-kit';
+import { type Ctx, type DocumentDeps, type EntityManager, entryDtos, recordNumbering } from '@bm/service-kit';
 import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
 import { stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
 import { issueEntries } from '../domain/warehouse-accounting.js';
@@ -36,10 +28,15 @@ import {
   IssueCardEntity,
   IssueCardRowEntity,
   ItemEntity,
-  OutboxEntity,
   ReceiptCardEntity,
   ReceiptCardRowEntity,
 } from '../persistence/entities.js';
+import {
+  insertIssueCard,
+  type NewEntry,
+  type NewIssueCard,
+  type NewIssueCardRow,
+} from '../persistence/issue-card.repository.js';
 import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
 import {
   type BalanceRow,
@@ -324,36 +321,36 @@ export async function valueAndStore(
     await numbering.check();
     const now = new Date();
     const [seq] = await nextSeqs(tx, 1);
-    const rowEntities = rows.map((r, i) =>
-      tx.create(IssueCardRowEntity, {
-        id: crypto.randomUUID(),
-        companyId,
-        issueCardId: cardId,
-        rowNo: i + 1,
-        lineNo: valued[i].line,
-        itemId: r.itemId,
-        code: r.code,
-        name: r.name,
-        unitId: r.unitId,
-        lotNumberId: r.lotNumberID,
-        quantity: r.quantity,
-        sellPrice: r.sellPrice,
-        costPrice: r.costPrice,
-        amount: r.amount,
-      }),
-    );
+    const storedRows: NewIssueCardRow[] = rows.map((r, i) => ({
+      id: crypto.randomUUID(),
+      rowNo: i + 1,
+      lineNo: valued[i].line,
+      itemId: r.itemId,
+      code: r.code,
+      name: r.name,
+      unitId: r.unitId,
+      lotNumberId: r.lotNumberID,
+      quantity: r.quantity,
+      sellPrice: r.sellPrice,
+      costPrice: r.costPrice,
+      amount: r.amount,
+    }));
     await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, { ...ctx, em: tx }, ids));
     // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
     const recordNumber = await numbering.assign();
-    const card = tx.create(IssueCardEntity, {
+    const card: NewIssueCard = {
       id: cardId,
       companyId,
       ...header,
       recordNumber,
       totalCost: fmt(totalCost),
       createdAt: now,
-    });
-    const entryEntities = addEntries(tx, AccountingEntryEntity, companyId, cardId, entries(recordNumber));
+    };
+    const storedEntries: NewEntry[] = entries(recordNumber).map((e, i) => ({
+      id: crypto.randomUUID(),
+      lineNo: i + 1,
+      ...e,
+    }));
     const event: StockIssuedEvent = {
       eventId: crypto.randomUUID(),
       companyId,
@@ -370,9 +367,18 @@ export async function valueAndStore(
         costPrice: r.costPrice,
       })),
     };
-    enqueueEvent(tx, OutboxEntity, companyId, EventSubjects.stockIssued, event);
-    await tx.flush();
-    return cardDto(card, rowEntities, entryEntities);
+    // The ORM's changes (the balances) were flushed by `numbering.assign()`; the card, its rows, entries
+    // and event go in one statement (issue #13).
+    await insertIssueCard(tx, card, storedRows, storedEntries, {
+      id: event.eventId,
+      subject: EventSubjects.stockIssued,
+      payload: event,
+    });
+    return cardDto(
+      card as CardRow,
+      storedRows as unknown as CardRowRow[],
+      storedEntries as unknown as EntryRow[],
+    );
   };
 
   if (!opts.store) return run(em);

@@ -10,6 +10,7 @@
  * `events.warehouse.stock-revalued` per revalued card through the outbox. A current-date document has
  * no later documents and does no repost work. This module only loads, locks and stores.
  */
+
 import { EventSubjects, type StockRevaluedEvent } from '@bm/contracts';
 import { ErrorCode, unprocessable } from '@bm/errors';
 import { type Dec, dec, fmt, sum } from '@bm/money';
@@ -27,6 +28,7 @@ import {
 } from '../domain/ledger-replay.js';
 import { issueEntries, receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import { AccountingEntryEntity, OutboxEntity, ReceiptCardRowEntity } from '../persistence/entities.js';
+import { pgArray } from '../persistence/sql.js';
 import {
   type BalanceRow,
   type KeyLoad,
@@ -463,10 +465,6 @@ export async function storePosting(
       );
   }
 }
-
-/** A PostgreSQL array literal of `values` (every element quoted; null as NULL), for `?::type[]`. */
-export const pgArray = (values: readonly unknown[]): string =>
-  `{${values.map((v) => (v === null || v === undefined ? 'NULL' : `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
 
 /**
  * Inserts rows with one statement per table (`insert … select from unnest(…)`, one round trip however
