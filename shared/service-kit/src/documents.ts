@@ -225,6 +225,17 @@ export function addEntries<R extends object>(
   );
 }
 
+/** The outbox row of an event, as {@link enqueueEvent} creates it (for `insertAll`). */
+export const outboxRow = (companyId: string, subject: string, event: { eventId: string }) => ({
+  id: event.eventId,
+  companyId,
+  subject,
+  payload: event,
+  createdAt: new Date(),
+  publishedAt: null,
+  attempts: 0,
+});
+
 /** Writes an event to the outbox in the current transaction (DESIGN §1 "Events"); the relay publishes it. */
 export function enqueueEvent(
   em: Creatable,

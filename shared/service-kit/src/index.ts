@@ -9,3 +9,4 @@ export * from './event-delivery.js';
 export * from './orm.js';
 export * from './outbox.js';
 export * from './record-number.js';
+export * from './set-insert.js';

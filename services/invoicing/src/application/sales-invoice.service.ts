@@ -28,6 +28,8 @@ import {
   type EntityManager,
   enqueueEvent,
   entryDtos,
+  insertAll,
+  outboxRow,
   recordNumbering,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
@@ -349,9 +351,9 @@ async function saveInvoice(
       await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
       await tx.nativeDelete(AccountingEntryEntity, { documentId: id });
     }
-    const rows = input.rows.map((r, i) => {
+    const rowData = input.rows.map((r, i) => {
       const item = catalog[i].item;
-      return tx.create(SalesInvoiceRowEntity, {
+      return {
         id: matched[i]?.id ?? crypto.randomUUID(),
         companyId,
         invoiceId: id,
@@ -371,8 +373,12 @@ async function saveInvoice(
         sumVat: calc.rows[i].sumVat,
         sumTotal: calc.rows[i].sumTotal,
         grossEntered: mode === 'creation' && priced[i].price == null,
-      });
+      };
     });
+    // An update goes through the ORM; a new invoice is inserted with one statement below (issue #13).
+    const rows: RowRow[] = existing
+      ? rowData.map((d) => tx.create(SalesInvoiceRowEntity, d))
+      : (rowData as unknown as RowRow[]);
     const recordNumber = await numbering.assign();
     const data = {
       ordnerId: ordner.id,
@@ -421,29 +427,11 @@ async function saveInvoice(
       vatSummary: calc.vatSummary,
       updatedAt: now,
     };
-    const inv = existing
-      ? tx.assign(existing, data)
-      : tx.create(SalesInvoiceEntity, {
-          id,
-          companyId,
-          ...data,
-          cancelled: false,
-          state: 'issued',
-          createdAt: now,
-        });
-    // An update happens only without payments (assertEditable); a zero total is paid at once.
-    inv.state = stateFromTotals(dec(inv.sumTotal), false, dec(0));
     const posted = calc.rows.map((r, i) => ({
       stockItem: catalog[i].item?.kind === 'stock',
       amount: r.sumBase,
     }));
-    const entries = addEntries(
-      tx,
-      AccountingEntryEntity,
-      companyId,
-      id,
-      salesEntries(posted, calc.sumBase, calc.sumVat, recordNumber),
-    );
+    const entryLines = salesEntries(posted, calc.sumBase, calc.sumVat, recordNumber);
     const event: InvoiceEvent = {
       eventId: crypto.randomUUID(),
       companyId,
@@ -452,14 +440,34 @@ async function saveInvoice(
       sumTotal: calc.sumTotal,
       state: 'issued',
     };
-    enqueueEvent(
-      tx,
-      OutboxEntity,
+    const subject = existing
+      ? InvoiceEventSubjects.salesInvoiceUpdated
+      : InvoiceEventSubjects.salesInvoiceCreated;
+    // An update happens only without payments (assertEditable); a zero total is paid at once.
+    const state = stateFromTotals(dec(calc.sumTotal), false, dec(0));
+    if (existing) {
+      const inv = tx.assign(existing, data);
+      inv.state = state;
+      const entries = addEntries(tx, AccountingEntryEntity, companyId, id, entryLines);
+      enqueueEvent(tx, OutboxEntity, companyId, subject, event);
+      return { inv, rows, entries };
+    }
+    const inv = { id, companyId, ...data, cancelled: false, state, createdAt: now };
+    const entries = entryLines.map((e, i) => ({
+      id: crypto.randomUUID(),
       companyId,
-      existing ? InvoiceEventSubjects.salesInvoiceUpdated : InvoiceEventSubjects.salesInvoiceCreated,
-      event,
-    );
-    return { inv, rows, entries };
+      documentId: id,
+      lineNo: i + 1,
+      ...e,
+    }));
+    // The counter's flush (numbering.assign) stored what the ORM manages; the rest in one statement.
+    await insertAll(tx, [
+      { entity: SalesInvoiceEntity, rows: [inv] },
+      { entity: SalesInvoiceRowEntity, rows: rowData },
+      { entity: AccountingEntryEntity, rows: entries },
+      { entity: OutboxEntity, rows: [outboxRow(companyId, subject, event)] },
+    ]);
+    return { inv: inv as unknown as InvoiceRow, rows, entries: entries as unknown as EntryRow[] };
   });
   deps.kickOutbox();
   // The reply from what was stored: a saved invoice has no payments (an update needs state `issued`).

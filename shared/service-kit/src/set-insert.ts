@@ -1,0 +1,79 @@
+/**
+ * Set-based inserts on the write path (issue #13: the profile showed one round trip per statement and
+ * MikroORM's unit of work as the main costs of storing a document). {@link insertAll} stores rows of
+ * several entities in ONE statement: a chain of data-modifying CTEs, each `insert … values (…)` for one
+ * row or `insert … select from unnest(…)` for many. Column names and types come from the ORM's metadata,
+ * so the entities stay the one description of the tables. The rows are plain objects keyed by property
+ * name; every row of one entity must have the same keys. The ORM does not manage what is inserted here.
+ */
+import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
+
+/** A PostgreSQL array literal of `values` (every element quoted; null as NULL), for `?::type[]`. */
+export const pgArray = (values: readonly unknown[]): string =>
+  `{${values.map((v) => (v === null || v === undefined ? 'NULL' : `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+
+/** Rows of one entity to insert. */
+export interface InsertPart {
+  entity: EntityName<any>;
+  rows: Record<string, unknown>[];
+}
+
+interface Column {
+  prop: string;
+  field: string;
+  type: string;
+}
+
+/** One value as the text PostgreSQL parses for `type` (inside an array literal). */
+function asText(v: unknown, type: string): unknown {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (type === 'jsonb' || type === 'json') return JSON.stringify(v);
+  return v;
+}
+
+/** One value as a bind parameter of `?::type`. */
+function asParam(v: unknown, type: string): unknown {
+  if (v === null || v === undefined) return null;
+  if (type === 'jsonb' || type === 'json') return JSON.stringify(v);
+  if (type.endsWith('[]')) return pgArray(v as unknown[]);
+  return v;
+}
+
+function statementOf(em: EntityManager, part: InsertPart): { sql: string; params: unknown[] } {
+  const meta = em.getMetadata().get(part.entity as any);
+  const keys = Object.keys(part.rows[0]);
+  const columns: Column[] = keys.map((k) => {
+    const p = meta.properties[k];
+    if (!p?.fieldNames?.[0] || !p.columnTypes?.[0])
+      throw new Error(`insertAll: ${meta.className} has no column for ${k}`);
+    return { prop: k, field: p.fieldNames[0], type: p.columnTypes[0] };
+  });
+  const table = `"${meta.schema}"."${meta.tableName}"`;
+  const cols = columns.map((c) => `"${c.field}"`).join(', ');
+  if (part.rows.length === 1) {
+    const row = part.rows[0];
+    return {
+      sql: `insert into ${table} (${cols}) values (${columns.map((c) => `?::${c.type}`).join(', ')})`,
+      params: columns.map((c) => asParam(row[c.prop], c.type)),
+    };
+  }
+  const arrayColumn = columns.find((c) => c.type.endsWith('[]'));
+  if (arrayColumn)
+    throw new Error(`insertAll: ${meta.className}.${arrayColumn.prop} is an array: one row only`);
+  return {
+    sql: `insert into ${table} (${cols}) select * from unnest(${columns.map((c) => `?::${c.type}[]`).join(', ')})`,
+    params: columns.map((c) => pgArray(part.rows.map((r) => asText(r[c.prop], c.type)))),
+  };
+}
+
+/** Inserts every part's rows in one statement (parts without rows are skipped). */
+export async function insertAll(em: EntityManager, parts: InsertPart[]): Promise<void> {
+  const statements = parts.filter((p) => p.rows.length).map((p) => statementOf(em, p));
+  if (!statements.length) return;
+  const last = statements.pop()!;
+  const sql = statements.length
+    ? `with ${statements.map((s, i) => `p${i} as (${s.sql})`).join(', ')} ${last.sql}`
+    : last.sql;
+  await em.execute(sql, [...statements.flatMap((s) => s.params), ...last.params]);
+}
