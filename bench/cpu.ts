@@ -33,9 +33,10 @@ function pidsOf(pattern: string): number[] {
 }
 
 /** The process groups measured: name → how to find its pids now. */
-export function processGroups(children: Record<string, number | undefined>): Record<string, () => number[]> {
+export function processGroups(children: () => Record<string, number[]>): Record<string, () => number[]> {
   const groups: Record<string, () => number[]> = {};
-  for (const [name, pid] of Object.entries(children)) groups[name] = () => (pid ? [pid] : []);
+  for (const name of ['gateway', 'warehouse', 'invoicing', 'reporting'])
+    groups[name] = () => children()[name] ?? [];
   groups.postgresql = () => pidsOf('^postgres');
   groups.nats = () => pidsOf('nats-server');
   return groups;

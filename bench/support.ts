@@ -101,6 +101,15 @@ export async function startBenchStack(opts: { ormOptions?: any } = {}) {
     natsOptions({ NATS_URL: infra.natsUrl, ...natsEnv(infra.natsCredentials, 'admin') }, 'bench'),
   );
   if (opts.ormOptions) orm = await initOrm({ ...opts.ormOptions, clientUrl: databaseUrl, log });
+  /** Replicas of `service` answering the NATS service ping. */
+  const countResponders = async (service: string): Promise<number> => {
+    let n = 0;
+    const replies = await nc
+      .requestMany(`$SRV.PING.${service}`, undefined, { strategy: 'stall', stall: 50, maxWait: 500 } as any)
+      .catch(() => undefined);
+    if (replies) for await (const _ of replies) n++;
+    return n;
+  };
   /** What a service handler gets: an ORM fork with the company filter, on this process's own pool. */
   const directCtx = (): HandlerContext<any> & { em: any } => {
     const ctx = {
@@ -122,13 +131,40 @@ export async function startBenchStack(opts: { ormOptions?: any } = {}) {
     kit,
     directCtx,
     /** The pid of each process of the stack, by name (gateway, warehouse, invoicing, reporting). */
-    pids: (): Record<string, number | undefined> =>
-      Object.fromEntries(
-        [...byFile.entries()].map(([file, c]) => [
-          file.startsWith('services/') ? file.split('/')[1] : 'gateway',
-          c.exitCode === null ? c.pid : undefined,
-        ]),
-      ),
+    pids: (): Record<string, number[]> => {
+      const out: Record<string, number[]> = {};
+      for (const c of children) {
+        if (c.exitCode !== null || !c.pid) continue;
+        const file = String(c.spawnargs.at(-1));
+        const name = /services\/(\w+)\//.exec(file)?.[1] ?? 'gateway';
+        out[name] = [...(out[name] ?? []), c.pid];
+      }
+      return out;
+    },
+    /** Starts one more replica of a service (e.g. `services/warehouse/src/main.ts`); resolves once it answers the NATS ping. */
+    addReplica: async (file: string) => {
+      const name = /services\/(\w+)\//.exec(file)![1];
+      const before = (await countResponders(name)) ?? 0;
+      spawnProc(file);
+      for (let i = 0; i < 300 && (await countResponders(name)) <= before; i++)
+        await new Promise((r) => setTimeout(r, 100));
+    },
+    /** Creates another company through the admin API; resolves to its request headers. */
+    newCompany: async (name: string): Promise<Record<string, string>> => {
+      const r = await fetch(`${baseUrl}/admin/companies`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, country: 'SK' }),
+      });
+      const c = await r.json();
+      return {
+        Authorization: `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`,
+        ClientID: c.clientId,
+        ClientSecret: c.clientSecret,
+        CompanyID: c.companyId,
+        'Content-Type': 'application/json',
+      };
+    },
     /** Restarts one process (e.g. `services/reporting/src/main.ts`) with extra environment, waiting until `ready`. */
     restart: async (file: string, extra: Record<string, string>, ready: () => Promise<boolean>) => {
       const old = byFile.get(file);

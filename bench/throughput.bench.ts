@@ -4,6 +4,8 @@
  * OF) of one company, at 1, 8 and 32 connections (autocannon on the same machine), plus an open-loop run
  * at a fixed offered rate for the p99.
  * Usage: pnpm bench throughput   (DURATION_MS 10000, CONNECTIONS "1,8,32", OFFERED_RATE 500;
+ *        COMPANIES 1: spread the documents over that many companies (each its own ordners, items, stock);
+ *        WAREHOUSE_REPLICAS / INVOICING_REPLICAS 1: replicas of the services;
  *        CPU_PROF_DIR=<dir> to write a V8 CPU profile of every process)
  */
 import autocannon from 'autocannon';
@@ -13,46 +15,62 @@ import { startBenchStack } from './support.js';
 const DURATION = Number(process.env.DURATION_MS ?? 10_000);
 const CONNECTIONS = (process.env.CONNECTIONS ?? '1,8,32').split(',').map(Number);
 const OFFERED = Number(process.env.OFFERED_RATE ?? 500);
-const ITEMS = 1000;
+const COMPANIES = Number(process.env.COMPANIES ?? 1);
+const ITEMS = COMPANIES > 1 ? 50 : 1000;
 
 const s = await startBenchStack();
 const rows: string[] = [];
 try {
-  const hs = (await s.call('GET', '/1.6/warehouses')).items[0]; // FIFO
-  const partner = await s.call('POST', '/1.6/partners', {
-    code: 'B1',
-    name: 'Bench odberateľ s.r.o.',
-    country: 'SK',
-    vatNumber: 'SK2021000001',
-  });
-  const items: string[] = [];
-  for (let i = 0; i < ITEMS; i++)
-    items.push(
-      (await s.call('POST', '/1.6/items', { code: `B${i}`, name: `Bench item ${i}`, sellPrice: 10 })).id,
-    );
-  for (let i = 0; i < ITEMS; i += 50)
-    await s.call('POST', '/1.6/warehouses/receipt-cards', {
-      ordnerCode: 'PR',
-      warehouseId: hs.id,
-      dateOperation: s.today,
-      rows: items.slice(i, i + 50).map((itemId) => ({ itemId, quantity: 10_000_000, costPrice: 1.1 })),
+  for (let i = 1; i < Number(process.env.WAREHOUSE_REPLICAS ?? 1); i++)
+    await s.addReplica('services/warehouse/src/main.ts');
+  for (let i = 1; i < Number(process.env.INVOICING_REPLICAS ?? 1); i++)
+    await s.addReplica('services/invoicing/src/main.ts');
+  /** A company ready for the load: its headers, FIFO warehouse, partner and stocked items. */
+  const prepare = async (headers: Record<string, string>) => {
+    const call = (method: string, path: string, body?: unknown) => s.call(method, path, body, headers);
+    const hs = (await call('GET', '/1.6/warehouses')).items[0]; // FIFO
+    const partner = await call('POST', '/1.6/partners', {
+      code: 'B1',
+      name: 'Bench odberateľ s.r.o.',
+      country: 'SK',
+      vatNumber: 'SK2021000001',
     });
-  const card = () => {
+    const items: string[] = [];
+    for (let i = 0; i < ITEMS; i++)
+      items.push(
+        (await call('POST', '/1.6/items', { code: `B${i}`, name: `Bench item ${i}`, sellPrice: 10 })).id,
+      );
+    for (let i = 0; i < ITEMS; i += 50)
+      await call('POST', '/1.6/warehouses/receipt-cards', {
+        ordnerCode: 'PR',
+        warehouseId: hs.id,
+        dateOperation: s.today,
+        rows: items.slice(i, i + 50).map((itemId) => ({ itemId, quantity: 10_000_000, costPrice: 1.1 })),
+      });
+    return { headers, hs, partner, items };
+  };
+  type Company = Awaited<ReturnType<typeof prepare>>;
+  const companies: Company[] = [await prepare(s.headers)];
+  for (let i = 1; i < COMPANIES; i++) companies.push(await prepare(await s.newCompany(`Bench ${i} s.r.o.`)));
+  /** The company of the next request (round robin). */
+  let turn = 0;
+  const next = () => companies[turn++ % companies.length];
+  const card = (co: Company) => {
     const pick = new Set<string>();
-    while (pick.size < 5) pick.add(items[Math.floor(Math.random() * ITEMS)]);
+    while (pick.size < 5) pick.add(co.items[Math.floor(Math.random() * co.items.length)]);
     return JSON.stringify({
       ordnerCode: 'VY',
-      warehouseId: hs.id,
-      partnerId: partner.id,
+      warehouseId: co.hs.id,
+      partnerId: co.partner.id,
       dateOperation: s.today,
       rows: [...pick].map((itemId) => ({ itemId, quantity: 1 })),
     });
   };
-  const invoice = () =>
+  const invoice = (co: Company) =>
     JSON.stringify({
       ordnerCode: 'OF',
-      warehouseId: hs.id,
-      partnerId: partner.id,
+      warehouseId: co.hs.id,
+      partnerId: co.partner.id,
       dateCreated: s.today,
       rows: Array.from({ length: 10 }, (_, i) => ({
         name: `Položka ${i}`,
@@ -65,7 +83,7 @@ try {
     { label: 'issue card, 5 rows, FIFO', path: '/1.6/warehouses/issue-cards', body: card },
     { label: 'sales invoice, 10 rows, two VAT rates', path: '/1.6/sales/invoices', body: invoice },
   ];
-  const groups = processGroups(s.pids());
+  const groups = processGroups(() => s.pids());
   const measure = async (k: (typeof kinds)[number], connections: number, rate?: number) => {
     const before = cpuSnapshot(groups);
     const r = await autocannon({
@@ -74,7 +92,13 @@ try {
       duration: DURATION / 1000,
       ...(rate ? { overallRate: rate } : {}),
       requests: [
-        { method: 'POST', headers: s.headers, setupRequest: (req: any) => ({ ...req, body: k.body() }) },
+        {
+          method: 'POST',
+          setupRequest: (req: any) => {
+            const co = next();
+            return { ...req, headers: co.headers, body: k.body(co) };
+          },
+        },
       ],
     });
     const docs = r['2xx'];
@@ -92,7 +116,7 @@ try {
   await s.stop();
 }
 console.log(
-  `\n${DURATION / 1000} s each, one company, the demo's default ordners, all processes on this machine:\n`,
+  `\n${DURATION / 1000} s each, ${COMPANIES} ${COMPANIES === 1 ? 'company' : 'companies'} (default ordners), warehouse ×${process.env.WAREHOUSE_REPLICAS ?? 1}, invoicing ×${process.env.INVOICING_REPLICAS ?? 1}, all processes on this machine:\n`,
 );
 console.log(
   '| document | connections | documents/s | p50 ms | p99 ms | non-2xx | CPU ms per document by process |',
