@@ -136,9 +136,10 @@ function launch(name: DbProcess, file: string): void {
     console.error(
       `${name} exited (${code ?? signal}); restarting it in ${delay / 1000} s. The end of its log ${logFile}:\n${lastLines}`,
     );
+    // Not unref'd: while every child waits for its restart, this timer keeps the script alive.
     setTimeout(() => {
       if (!stopping) launch(name, file);
-    }, delay).unref();
+    }, delay);
   });
   children.push(child);
 }
