@@ -225,7 +225,7 @@ export function addEntries<R extends object>(
   );
 }
 
-/** The outbox row of an event, as {@link enqueueEvent} creates it (for `insertAll`). */
+/** The outbox row of an event: what {@link enqueueEvent} creates, and what `insertAll` inserts. */
 export const outboxRow = (companyId: string, subject: string, event: { eventId: string }) => ({
   id: event.eventId,
   companyId,
@@ -244,12 +244,5 @@ export function enqueueEvent(
   subject: string,
   event: { eventId: string },
 ): void {
-  em.create(outbox, {
-    id: event.eventId,
-    companyId,
-    subject,
-    payload: event,
-    createdAt: new Date(),
-    publishedAt: null,
-  });
+  em.create(outbox, outboxRow(companyId, subject, event));
 }

@@ -19,7 +19,15 @@ import {
 import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound } from '@bm/errors';
 import { request, todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
-import { type Ctx, type DocumentDeps, type EntityManager, entryDtos, recordNumbering } from '@bm/service-kit';
+import {
+  type Ctx,
+  type DocumentDeps,
+  type EntityManager,
+  entryDtos,
+  insertAll,
+  outboxRow,
+  recordNumbering,
+} from '@bm/service-kit';
 import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
 import { stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
 import { issueEntries } from '../domain/warehouse-accounting.js';
@@ -28,15 +36,10 @@ import {
   IssueCardEntity,
   IssueCardRowEntity,
   ItemEntity,
+  OutboxEntity,
   ReceiptCardEntity,
   ReceiptCardRowEntity,
 } from '../persistence/entities.js';
-import {
-  insertIssueCard,
-  type NewEntry,
-  type NewIssueCard,
-  type NewIssueCardRow,
-} from '../persistence/issue-card.repository.js';
 import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
 import {
   type BalanceRow,
@@ -321,8 +324,10 @@ export async function valueAndStore(
     await numbering.check();
     const now = new Date();
     const [seq] = await nextSeqs(tx, 1);
-    const storedRows: NewIssueCardRow[] = rows.map((r, i) => ({
+    const storedRows = rows.map((r, i) => ({
       id: crypto.randomUUID(),
+      companyId,
+      issueCardId: cardId,
       rowNo: i + 1,
       lineNo: valued[i].line,
       itemId: r.itemId,
@@ -338,7 +343,7 @@ export async function valueAndStore(
     await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, { ...ctx, em: tx }, ids));
     // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
     const recordNumber = await numbering.assign();
-    const card: NewIssueCard = {
+    const card = {
       id: cardId,
       companyId,
       ...header,
@@ -346,8 +351,10 @@ export async function valueAndStore(
       totalCost: fmt(totalCost),
       createdAt: now,
     };
-    const storedEntries: NewEntry[] = entries(recordNumber).map((e, i) => ({
+    const storedEntries = entries(recordNumber).map((e, i) => ({
       id: crypto.randomUUID(),
+      companyId,
+      documentId: cardId,
       lineNo: i + 1,
       ...e,
     }));
@@ -369,16 +376,13 @@ export async function valueAndStore(
     };
     // The ORM's changes (the balances) were flushed by `numbering.assign()`; the card, its rows, entries
     // and event go in one statement (issue #13).
-    await insertIssueCard(tx, card, storedRows, storedEntries, {
-      id: event.eventId,
-      subject: EventSubjects.stockIssued,
-      payload: event,
-    });
-    return cardDto(
-      card as CardRow,
-      storedRows as unknown as CardRowRow[],
-      storedEntries as unknown as EntryRow[],
-    );
+    await insertAll(tx, [
+      { entity: IssueCardEntity, rows: [card] },
+      { entity: IssueCardRowEntity, rows: storedRows },
+      { entity: AccountingEntryEntity, rows: storedEntries },
+      { entity: OutboxEntity, rows: [outboxRow(companyId, EventSubjects.stockIssued, event)] },
+    ]);
+    return cardDto(card as CardRow, storedRows as CardRowRow[], storedEntries as EntryRow[]);
   };
 
   if (!opts.store) return run(em);

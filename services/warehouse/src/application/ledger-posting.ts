@@ -14,7 +14,7 @@
 import { EventSubjects, type StockRevaluedEvent } from '@bm/contracts';
 import { ErrorCode, unprocessable } from '@bm/errors';
 import { type Dec, dec, fmt, sum } from '@bm/money';
-import { type Ctx, type EntityManager, enqueueEvent } from '@bm/service-kit';
+import { type Ctx, type EntityManager, enqueueEvent, pgArray } from '@bm/service-kit';
 import {
   availableFrom,
   type DocResult,
@@ -28,7 +28,6 @@ import {
 } from '../domain/ledger-replay.js';
 import { issueEntries, receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import { AccountingEntryEntity, OutboxEntity, ReceiptCardRowEntity } from '../persistence/entities.js';
-import { pgArray } from '../persistence/sql.js';
 import {
   type BalanceRow,
   type KeyLoad,
