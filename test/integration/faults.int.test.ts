@@ -110,17 +110,23 @@ async function eventTap(name: string) {
   };
 }
 
+/** One issue card of one piece of `itemId`. */
+const onePiece = (warehouseId: string, itemId: string) =>
+  issue(c, { warehouseId, partnerId, dateOperation: '2025-06-02', rows: [{ itemId, quantity: 1 }] });
+
+/** How many replies had each status. */
+function countStatuses(done: { r: Reply }[]): Record<number, number> {
+  const statuses: Record<number, number> = {};
+  for (const { r } of done) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+  return statuses;
+}
+
 /** Fires `n` one-piece issue cards at once; each reply with the time it took. */
 function burst(warehouseId: string, itemId: string, n: number) {
   return Promise.all(
     Array.from({ length: n }, async () => {
       const t0 = performance.now();
-      const r = await issue(c, {
-        warehouseId,
-        partnerId,
-        dateOperation: '2025-06-02',
-        rows: [{ itemId, quantity: 1 }],
-      });
+      const r = await onePiece(warehouseId, itemId);
       return { r, ms: performance.now() - t0 };
     }),
   );
@@ -169,15 +175,7 @@ describe('faults', () => {
     await receive(c, w.id, '2025-06-01', [[a.id, 1000, 2]]);
     const read = await eventTap('faults-kill');
     // A warm process, as in production (the first card of a fresh process compiles its code).
-    ok(
-      await issue(c, {
-        warehouseId: w.id,
-        partnerId,
-        dateOperation: '2025-06-02',
-        rows: [{ itemId: a.id, quantity: 1 }],
-      }),
-      201,
-    );
+    ok(await onePiece(w.id, a.id), 201);
     const replies = burst(w.id, a.id, 200);
     // Part of the burst is stored by now (the first cards commit after about 1.2 s), part is in work,
     // part still waiting.
@@ -186,8 +184,7 @@ describe('faults', () => {
     await new Promise((r) => child!.once('exit', r));
     child = await startWarehouseProcess();
     const done = await replies;
-    const statuses: Record<number, number> = {};
-    for (const { r } of done) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const statuses = countStatuses(done);
     console.log(
       `kill -9: ${JSON.stringify(statuses)}, slowest ${Math.max(...done.map((d) => d.ms)).toFixed(0)} ms`,
     );
@@ -198,15 +195,7 @@ describe('faults', () => {
     const cards = await expectConsistent(w.id, a.id, done, 1000);
     expect(cards.length).toBeGreaterThan(statuses[201]); // the warm-up card too
     // After the restart the service works and numbering goes on without a gap.
-    const after = ok(
-      await issue(c, {
-        warehouseId: w.id,
-        partnerId,
-        dateOperation: '2025-06-02',
-        rows: [{ itemId: a.id, quantity: 1 }],
-      }),
-      201,
-    );
+    const after = ok(await onePiece(w.id, a.id), 201);
     expect(Number(after.recordNumber.slice(-5))).toBe(
       Math.max(...cards.map((k) => Number(k.recordNumber.slice(-5)))) + 1,
     );
@@ -227,19 +216,13 @@ describe('faults', () => {
     // While NATS is down, the gateway answers 503 at once instead of waiting for its timeout.
     await new Promise((r) => setTimeout(r, 300));
     const t0 = performance.now();
-    const down = await issue(c, {
-      warehouseId: w.id,
-      partnerId,
-      dateOperation: '2025-06-02',
-      rows: [{ itemId: a.id, quantity: 1 }],
-    });
+    const down = await onePiece(w.id, a.id);
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('2');
     expect(performance.now() - t0).toBeLessThan(200);
     nats = await startNats(dataDir, undefined, natsPort, undefined, auth.confFile);
     const done = [...(await replies), { r: down, ms: 0 }];
-    const statuses: Record<number, number> = {};
-    for (const { r } of done) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const statuses = countStatuses(done);
     console.log(`nats restart: ${JSON.stringify(statuses)}`);
     expect(Object.keys(statuses).every((s) => ['201', '503', '504'].includes(s))).toBe(true);
     expect(statuses[201]).toBeGreaterThan(0);

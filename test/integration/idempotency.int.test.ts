@@ -32,18 +32,21 @@ async function stocked() {
   return { w, a };
 }
 
+/** An issue card of `quantity` pieces of one item, dated 2025-03-02. */
+const cardOf = (warehouseId: string, itemId: string, quantity: number) => ({
+  warehouseId,
+  partnerId,
+  dateOperation: '2025-03-02',
+  rows: [{ itemId, quantity }],
+});
+
 const cardsOf = async (warehouseId: string) =>
   ok(await c.get(`/1.6/warehouses/issue-cards?warehouseId=${warehouseId}&pageSize=500`)).items;
 
 describe('Idempotency-Key', () => {
   it('a repeat with the same key and body gets the stored answer and stores nothing more', async () => {
     const { w, a } = await stocked();
-    const body = {
-      warehouseId: w.id,
-      partnerId,
-      dateOperation: '2025-03-02',
-      rows: [{ itemId: a.id, quantity: 3 }],
-    };
+    const body = cardOf(w.id, a.id, 3);
     const first = await issue(c, body, { 'Idempotency-Key': 'k-repeat-1' });
     expect(first.status).toBe(201);
     expect(first.body.totalCost).toBe(7.5);
@@ -60,12 +63,7 @@ describe('Idempotency-Key', () => {
 
   it('the same key with another body is 422 IdempotencyKeyReused and stores nothing', async () => {
     const { w, a } = await stocked();
-    const body = {
-      warehouseId: w.id,
-      partnerId,
-      dateOperation: '2025-03-02',
-      rows: [{ itemId: a.id, quantity: 1 }],
-    };
+    const body = cardOf(w.id, a.id, 1);
     expect((await issue(c, body, { 'Idempotency-Key': 'k-other-body' })).status).toBe(201);
     const other = await issue(
       c,
@@ -82,12 +80,7 @@ describe('Idempotency-Key', () => {
 
   it('50 concurrent requests with one key store one document; the others are replays or 409 in flight', async () => {
     const { w, a } = await stocked();
-    const body = {
-      warehouseId: w.id,
-      partnerId,
-      dateOperation: '2025-03-02',
-      rows: [{ itemId: a.id, quantity: 1 }],
-    };
+    const body = cardOf(w.id, a.id, 1);
     const replies = await Promise.all(
       Array.from({ length: 50 }, () => issue(c, body, { 'Idempotency-Key': 'k-race' })),
     );
@@ -104,11 +97,7 @@ describe('Idempotency-Key', () => {
 
   it('a bad key is 400 naming the header', async () => {
     const { w, a } = await stocked();
-    const r = await issue(
-      c,
-      { warehouseId: w.id, partnerId, dateOperation: '2025-03-02', rows: [{ itemId: a.id, quantity: 1 }] },
-      { 'Idempotency-Key': 'x'.repeat(256) },
-    );
+    const r = await issue(c, cardOf(w.id, a.id, 1), { 'Idempotency-Key': 'x'.repeat(256) });
     expect(r.status).toBe(400);
     expect(r.body.errors[0].path).toBe('Idempotency-Key');
     expect(await cardsOf(w.id)).toHaveLength(0);
@@ -118,12 +107,7 @@ describe('Idempotency-Key', () => {
 describe('deadlines', () => {
   it('a service delayed past the deadline stores nothing and says so (504); the retry with the key stores exactly one card', async () => {
     const { w, a } = await stocked();
-    const body = {
-      warehouseId: w.id,
-      partnerId,
-      dateOperation: '2025-03-02',
-      rows: [{ itemId: a.id, quantity: 4 }],
-    };
+    const body = cardOf(w.id, a.id, 4);
     faults.beforeCommitDelayMs = 1300;
     const t0 = performance.now();
     const late = await issue(c, body, { 'Idempotency-Key': 'k-deadline' });
@@ -146,12 +130,7 @@ describe('deadlines', () => {
 
   it('when no answer comes in time the 504 says the outcome is unknown, and the key stays locked (409) instead of running twice', async () => {
     const { w, a } = await stocked();
-    const body = {
-      warehouseId: w.id,
-      partnerId,
-      dateOperation: '2025-03-02',
-      rows: [{ itemId: a.id, quantity: 5 }],
-    };
+    const body = cardOf(w.id, a.id, 5);
     // Longer than the gateway waits: the gateway's own timer answers, not the service.
     faults.beforeCommitDelayMs = 1800;
     const lost = await issue(c, body, { 'Idempotency-Key': 'k-unknown' });
