@@ -3,7 +3,7 @@
  * validates with the shared contracts, forwards over NATS, renders JSON or XML, and documents it all
  * in `GET /1.6/openapi.json`. Holds no business logic.
  */
-import { Shortfall } from '@bm/contracts';
+import { buildAsyncApiDocument, Shortfall } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import type { Logger } from '@bm/logger';
 import type { NatsConnection } from '@bm/messaging';
@@ -234,22 +234,37 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     [keyed],
   );
 
-  // The document is built once, on its first request (every route is registered by then), and served
-  // from memory afterwards (issue #12: it used to be rebuilt on every request).
+  // The documents are built once, on their first request (every route is registered by then), and
+  // served from memory afterwards (issue #12: the OpenAPI document used to be rebuilt on every request).
+  // Both are public, like the interface's description of itself (issue #14 for AsyncAPI).
   let openApiJson: string | undefined;
   app.get('/1.6/openapi.json', (c) => {
-    openApiJson ??= JSON.stringify(
-      app.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: {
-          title: 'Business management interface',
-          version: '1.6',
-          description:
-            'Issue cards, purchase invoices and sales invoices (INTERFACE-1.6), with the decisions of DESIGN.md.',
-        },
-      }),
-    );
+    openApiJson ??= JSON.stringify(openApiDocument(app));
     return c.body(openApiJson, 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });
+  let asyncApiJson: string | undefined;
+  app.get('/1.6/asyncapi.json', (c) => {
+    asyncApiJson ??= JSON.stringify(buildAsyncApiDocument());
+    return c.body(asyncApiJson, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+  });
   return app;
+}
+
+/**
+ * The OpenAPI 3.1 document of an app built by {@link createApp}: every registered route with its zod
+ * request and response schemas (INTERFACE-1.6 paths, DESIGN §2 problems). `docs/openapi.json` and the
+ * typed client are generated from it (`pnpm generate`, issue #14).
+ */
+export function openApiDocument(
+  app: OpenAPIHono<GatewayEnv>,
+): ReturnType<OpenAPIHono['getOpenAPI31Document']> {
+  return app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'Business management interface',
+      version: '1.6',
+      description:
+        'Issue cards, purchase invoices and sales invoices (INTERFACE-1.6), with the decisions of DESIGN.md.',
+    },
+  });
 }

@@ -65,7 +65,8 @@ export function registerPrintoutRoute(
   authenticate: MiddlewareHandler<GatewayEnv>,
   negotiate: MiddlewareHandler<GatewayEnv>,
 ): void {
-  const objm = new Objm(deps.nc);
+  // Made on first use, so the app (and its documents) can be built before the connection is used.
+  let objm: Objm | undefined;
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/1.6/reports/{reportId}',
@@ -151,6 +152,7 @@ export function registerPrintoutRoute(
         timeoutMs: Math.max(deps.timeoutMs, 60_000),
       },
     );
+    objm ??= new Objm(deps.nc);
     const store = await objm.open(PRINTOUT_BUCKET);
     const pdf = await store.getBlob(done.objectName);
     void store.delete(done.objectName).catch(() => undefined);

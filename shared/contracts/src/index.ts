@@ -1,8 +1,11 @@
 /** Every NATS contract of the system and the primitives they are built from. */
 
+export * from './asyncapi.js';
+export * from './catalogue.js';
 export * from './common.contract.js';
 export * from './contract.js';
 export * from './crud.js';
+export * from './events.js';
 export * from './invoicing/invoices.contract.js';
 export * from './invoicing/lookups.contract.js';
 export * from './invoicing/master-data.contract.js';

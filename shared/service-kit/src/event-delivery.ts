@@ -7,6 +7,7 @@
  *   with the original subject, sequence, consumer and reason as headers) and terminated, so it is never
  *   redelivered for ever. Operators inspect and replay dead letters by hand (docs/operations.md).
  */
+import { DeadLetterHeaders, deadLetterSubject, EVENT_VERSION_HEADER, eventVersionOf } from '@bm/contracts';
 import type { Logger } from '@bm/logger';
 import { incoming } from '@bm/messaging';
 import { type JsMsg, jetstream } from '@nats-io/jetstream';
@@ -16,17 +17,8 @@ import { ZodError } from 'zod';
 /** Deliveries of one event before it goes to the dead-letter subject (the consumers' `max_deliver`). */
 export const MAX_DELIVER = 5;
 
-/** The dead-letter subject of a service. */
-export const deadLetterSubject = (service: string) => `events.${service}.dead-letter`;
-
-/** Headers of a dead letter. */
-export const DeadLetterHeaders = {
-  subject: 'Dead-Letter-Subject',
-  streamSequence: 'Dead-Letter-Stream-Sequence',
-  consumer: 'Dead-Letter-Consumer',
-  reason: 'Dead-Letter-Reason',
-  deliveries: 'Dead-Letter-Deliveries',
-} as const;
+// The dead-letter subject and headers are part of the published contract (AsyncAPI document, issue #14).
+export { DeadLetterHeaders, deadLetterSubject };
 
 const dec = new TextDecoder();
 
@@ -57,7 +49,11 @@ async function deadLetter(d: DeliveryDeps, m: JsMsg, reason: string): Promise<vo
 }
 
 /** A failure that no redelivery can cure: the event's own content is wrong. */
-const isPoison = (e: unknown) => e instanceof ZodError || e instanceof SyntaxError;
+const isPoison = (e: unknown) =>
+  e instanceof ZodError || e instanceof SyntaxError || e instanceof UnknownEventVersion;
+
+/** An event whose `Event-Version` is newer than the consumer's contract. */
+class UnknownEventVersion extends Error {}
 
 /**
  * Handles one delivery with `handle` (which must be idempotent: a delivery can repeat). Never throws.
@@ -68,6 +64,11 @@ export async function processDelivery(
   handle: (payload: unknown) => Promise<unknown>,
 ): Promise<void> {
   try {
+    // An event of a newer major version than this code knows would be misread: it waits as a dead letter
+    // until the consumer is upgraded (docs/decisions.md "Event versions").
+    const version = Number(m.headers?.get(EVENT_VERSION_HEADER) || 1);
+    const known = eventVersionOf(m.subject) ?? 1;
+    if (version > known) throw new UnknownEventVersion(`event version ${version} is newer than ${known}`);
     const data = await incoming(d.nc, m.data, m.headers);
     await handle(JSON.parse(dec.decode(data)));
     m.ack();

@@ -11,7 +11,7 @@
  * round early.
  */
 
-import { Headers } from '@bm/contracts';
+import { EVENT_VERSION_HEADER, eventVersionOf, Headers } from '@bm/contracts';
 import type { Logger } from '@bm/logger';
 import { LARGE_EVENT_BUCKET, outgoing } from '@bm/messaging';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -150,6 +150,8 @@ export function startOutboxRelay(o: {
       for (const r of rows) {
         const h = natsHeaders();
         h.set(Headers.companyId, r.company_id);
+        // The payload's schema version (issue #14); every event in the catalogue has one.
+        h.set(EVENT_VERSION_HEADER, String(eventVersionOf(r.subject) ?? 1));
         try {
           // An event above the server's message limit travels through the `events` object store,
           // under its own id, so a retried publish overwrites rather than duplicates it.

@@ -432,19 +432,19 @@ async function saveInvoice(
       amount: r.sumBase,
     }));
     const entryLines = salesEntries(posted, calc.sumBase, calc.sumVat, recordNumber);
+    // An update happens only without payments (assertEditable); a zero total is paid at once.
+    const state = stateFromTotals(dec(calc.sumTotal), false, dec(0));
     const event: InvoiceEvent = {
       eventId: crypto.randomUUID(),
       companyId,
       invoiceId: id,
       recordNumber,
       sumTotal: calc.sumTotal,
-      state: 'issued',
+      state,
     };
     const subject = existing
       ? InvoiceEventSubjects.salesInvoiceUpdated
       : InvoiceEventSubjects.salesInvoiceCreated;
-    // An update happens only without payments (assertEditable); a zero total is paid at once.
-    const state = stateFromTotals(dec(calc.sumTotal), false, dec(0));
     if (existing) {
       const inv = tx.assign(existing, data);
       inv.state = state;

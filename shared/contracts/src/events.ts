@@ -1,0 +1,103 @@
+/**
+ * The event catalogue (DESIGN §1 "Events", issue #14): every event subject a service publishes, with its
+ * producer, payload schema and schema version. The outbox relay stamps the version on every event, the
+ * AsyncAPI document is generated from this list, and a test checks that every subject the services
+ * publish is in it.
+ *
+ * Versioning rule (docs/decisions.md "Event versions"): an event's `Event-Version` header carries the
+ * major version of its payload schema. Adding an optional field, or a new enum value that subscribers may
+ * ignore, keeps the version. Removing or renaming a field, changing its type, unit or meaning, or making
+ * it required raises the version, and the producer then publishes the new version on `<subject>.v<N>`
+ * beside the old subject for at least the stream's retention (30 days) before the old one stops.
+ */
+import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
+import type { z } from './primitives.js';
+import {
+  EventSubjects,
+  StockIssuedEvent,
+  StockReceivedEvent,
+  StockRevaluedEvent,
+} from './warehouse/documents.contract.js';
+
+/** Header with the major version of an event's payload schema (a decimal integer, `1` today). */
+export const EVENT_VERSION_HEADER = 'Event-Version';
+
+/** Headers of a dead letter (issue #12): where the event came from and why it was given up. */
+export const DeadLetterHeaders = {
+  subject: 'Dead-Letter-Subject',
+  streamSequence: 'Dead-Letter-Stream-Sequence',
+  consumer: 'Dead-Letter-Consumer',
+  reason: 'Dead-Letter-Reason',
+  deliveries: 'Dead-Letter-Deliveries',
+} as const;
+
+/** The dead-letter subject of a consuming service: `events.<service>.dead-letter`. */
+export const deadLetterSubject = (service: string) => `events.${service}.dead-letter`;
+
+export interface EventContract {
+  /** The NATS subject, `events.<producer>.<event>`, in the JetStream stream `EVENTS`. */
+  readonly subject: string;
+  /** The service that publishes it (through its transactional outbox). */
+  readonly producer: 'warehouse' | 'invoicing';
+  /** Major version of the payload schema, sent as {@link EVENT_VERSION_HEADER}. */
+  readonly version: number;
+  readonly payload: z.ZodType;
+  /** One sentence: when the event is published. */
+  readonly summary: string;
+}
+
+/** Every event the services publish (dead letters aside: see {@link CONSUMING_SERVICES}). */
+export const EVENT_CONTRACTS: readonly EventContract[] = Object.freeze([
+  {
+    subject: EventSubjects.stockIssued,
+    producer: 'warehouse',
+    version: 1,
+    payload: StockIssuedEvent,
+    summary:
+      'An issue card was stored (created or copied): its rows with the cost price each was issued at (DESIGN §5).',
+  },
+  {
+    subject: EventSubjects.stockReceived,
+    producer: 'warehouse',
+    version: 1,
+    payload: StockReceivedEvent,
+    summary: 'A receipt card was stored: its rows with their cost prices (DESIGN §5).',
+  },
+  {
+    subject: EventSubjects.stockRevalued,
+    producer: 'warehouse',
+    version: 1,
+    payload: StockRevaluedEvent,
+    summary:
+      'A back-dated receipt or issue changed the cost of this stored issue card (DESIGN §5 "Repost"); one per revalued card.',
+  },
+  {
+    subject: InvoiceEventSubjects.salesInvoiceCreated,
+    producer: 'invoicing',
+    version: 1,
+    payload: InvoiceEvent,
+    summary: 'A sales invoice was created (state `issued`; a zero total is `paid` at once).',
+  },
+  {
+    subject: InvoiceEventSubjects.salesInvoiceUpdated,
+    producer: 'invoicing',
+    version: 1,
+    payload: InvoiceEvent,
+    summary: 'A sales invoice was replaced by PUT (its record number stays).',
+  },
+  {
+    subject: InvoiceEventSubjects.purchaseInvoiceCreated,
+    producer: 'invoicing',
+    version: 1,
+    payload: InvoiceEvent,
+    summary: 'A purchase invoice was stored.',
+  },
+]);
+
+/** Services that consume events, so publish dead letters to {@link deadLetterSubject}. */
+export const CONSUMING_SERVICES = ['invoicing'] as const;
+
+/** The schema version of the events on `subject` (undefined for a subject not in the catalogue). */
+export function eventVersionOf(subject: string): number | undefined {
+  return EVENT_CONTRACTS.find((e) => e.subject === subject)?.version;
+}
