@@ -5,6 +5,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, type Stack, send, startStack } from '../support/stack.js';
+import { unchecked } from '../support/typed-paths.js';
 
 let stack: Stack;
 let c: Client;
@@ -17,14 +18,17 @@ afterAll(() => stack?.stop());
 
 describe('field names', () => {
   it('matches input names case-insensitively and answers with the documented spelling', async () => {
-    const r = await c.post('/1.6/items', {
-      CODE: 'CI-1',
-      Name: 'Kôň',
-      UNITCODE: 'kg',
-      sellprice: 12.3456,
-      VatRate: 23,
-      HasLotNumbers: true,
-    });
+    const r = await c.post(
+      '/1.6/items',
+      unchecked({
+        CODE: 'CI-1',
+        Name: 'Kôň',
+        UNITCODE: 'kg',
+        sellprice: 12.3456,
+        VatRate: 23,
+        HasLotNumbers: true,
+      }),
+    );
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
       code: 'CI-1',
@@ -38,7 +42,7 @@ describe('field names', () => {
   });
 
   it('refuses an unknown field with 400 naming it, and stores nothing', async () => {
-    const r = await c.post('/1.6/items', { code: 'UF-1', name: 'X', colour: 'red' });
+    const r = await c.post('/1.6/items', unchecked({ code: 'UF-1', name: 'X', colour: 'red' }));
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({
       code: 'ValidationFailed',
@@ -48,15 +52,18 @@ describe('field names', () => {
   });
 
   it('names unknown fields inside nested objects with their path', async () => {
-    const r = await c.post('/1.6/vat-codes', {
-      code: 'T1',
-      type: 'O',
-      country: 'SK',
-      rate: 23,
-      validFrom: '2025-01-01',
-      kind: 'standard',
-      paragraphs: [{ code: 'A', text: 'Text', colour: 'x' }],
-    });
+    const r = await c.post(
+      '/1.6/vat-codes',
+      unchecked({
+        code: 'T1',
+        type: 'O',
+        country: 'SK',
+        rate: 23,
+        validFrom: '2025-01-01',
+        kind: 'standard',
+        paragraphs: [{ code: 'A', text: 'Text', colour: 'x' }],
+      }),
+    );
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([{ path: 'paragraphs.0.colour', message: 'unknown field' }]);
   });
@@ -70,7 +77,7 @@ describe('field names', () => {
   });
 
   it('refuses a field given twice in different case', async () => {
-    const r = await c.post('/1.6/units', { code: 'a', CODE: 'b', name: 'x' });
+    const r = await c.post('/1.6/units', unchecked({ code: 'a', CODE: 'b', name: 'x' }));
     expect(r.status).toBe(400);
     expect(r.body.errors[0].message).toMatch(/more than once/);
   });
@@ -78,14 +85,17 @@ describe('field names', () => {
 
 describe('malformed and invalid input', () => {
   it('answers 400 BadRequest for malformed JSON', async () => {
-    const r = await c.post('/1.6/units', '{"code": "x",');
+    const r = await c.post('/1.6/units', unchecked('{"code": "x",'));
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('BadRequest');
     expect(r.body.detail).toMatch(/malformed JSON/);
   });
 
   it('answers 400 naming each invalid field', async () => {
-    const r = await c.post('/1.6/items', { code: '', name: 'X', sellPrice: 1.23456, kind: 'gadget' });
+    const r = await c.post(
+      '/1.6/items',
+      unchecked({ code: '', name: 'X', sellPrice: 1.23456, kind: 'gadget' }),
+    );
     expect(r.status).toBe(400);
     const paths = r.body.errors.map((e: any) => e.path).sort();
     expect(paths).toEqual(['code', 'kind', 'sellPrice']);
@@ -122,7 +132,10 @@ describe('numbers', () => {
     const r = await c.post('/1.6/items', { code: 'DEC', name: 'Presné', sellPrice: 0.1 });
     expect(r.text).toContain('"sellPrice":0.1,');
     // Sent as raw JSON text: a JS number literal would already be rounded by the test's own JSON.stringify.
-    const big = await c.post('/1.6/items', '{"code":"BIG","name":"Veľké","sellPrice":12345678901234.5678}');
+    const big = await c.post(
+      '/1.6/items',
+      unchecked('{"code":"BIG","name":"Veľké","sellPrice":12345678901234.5678}'),
+    );
     expect(big.status).toBe(201);
     expect(big.text).toContain('"sellPrice":12345678901234.5678');
   });
@@ -151,7 +164,7 @@ describe('XML', () => {
     const xml = `<?xml version="1.0"?><VatCode><code>X23</code><type>O</type><country>sk</country><rate>23</rate>
       <validFrom>2025-01-01</validFrom><kind>standard</kind>
       <paragraphs><paragraph><code>P1</code><text>Prvý</text><isDefault>true</isDefault></paragraph><paragraph><code>P2</code><text>Druhý</text></paragraph></paragraphs></VatCode>`;
-    const r = await c.post('/1.6/vat-codes', xml, {
+    const r = await c.post('/1.6/vat-codes', unchecked(xml), {
       'Content-Type': 'application/xml',
       Accept: 'application/xml',
     });
@@ -162,7 +175,7 @@ describe('XML', () => {
       ['P1', 'true'],
       ['P2', 'false'],
     ]);
-    const bad = await c.post('/1.6/units', '<Unit><code>x</code>', {
+    const bad = await c.post('/1.6/units', unchecked('<Unit><code>x</code>'), {
       'Content-Type': 'application/xml',
       Accept: 'application/xml',
     });

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
 import { ADMIN_TOKEN, type Client, type Stack, startStack } from '../support/stack.js';
+import { type BodyOf, unchecked } from '../support/typed-paths.js';
 
 let stack: Stack;
 let c: Client;
@@ -22,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const invoice = async (rows: unknown[], over: Record<string, unknown> = {}) =>
+type SalesInvoiceBody = BodyOf<'/1.6/sales/invoices', 'post'>;
+const invoice = async (rows: SalesInvoiceBody['rows'], over: Partial<SalesInvoiceBody> = {}) =>
   ok(
     await c.post('/1.6/sales/invoices', {
       ordnerCode: 'OF',
@@ -219,11 +221,14 @@ describe('hostile input (item 5)', () => {
       '2025-04-31T00:00:00+02:00',
       '2025-01-01T24:00:00Z',
     ]) {
-      const r = await c.post('/1.6/vat-codes', { ...vat, validFrom });
+      const r = await c.post('/1.6/vat-codes', unchecked({ ...vat, validFrom }));
       expect([validFrom, r.status, r.body.errors?.[0]?.path]).toEqual([validFrom, 400, 'validFrom']);
     }
     // A real date-time is the calendar date in the company's time zone (Europe/Bratislava).
-    const ok2024 = ok(await c.post('/1.6/vat-codes', { ...vat, validFrom: '2024-02-29T23:30:00Z' }), 201);
+    const ok2024 = ok(
+      await c.post('/1.6/vat-codes', unchecked({ ...vat, validFrom: '2024-02-29T23:30:00Z' })),
+      201,
+    );
     expect(ok2024.validFrom).toBe('2024-03-01');
   });
 
@@ -248,14 +253,17 @@ describe('hostile input (item 5)', () => {
     expect((await unknown.json()).errors).toEqual([{ path: 'note', message: 'unknown field' }]);
 
     const w = await warehouse(c);
-    const tags = await c.post('/1.6/warehouses/issue-cards', {
-      ordnerCode: 'VY',
-      warehouseId: w.id,
-      partnerId,
-      dateOperation: '2025-05-02',
-      tags: [1, 2],
-      rows: [{ itemId: (await item(c)).id, quantity: 1 }],
-    });
+    const tags = await c.post(
+      '/1.6/warehouses/issue-cards',
+      unchecked({
+        ordnerCode: 'VY',
+        warehouseId: w.id,
+        partnerId,
+        dateOperation: '2025-05-02',
+        tags: [1, 2],
+        rows: [{ itemId: (await item(c)).id, quantity: 1 }],
+      }),
+    );
     expect(tags.status).toBe(400);
     expect(tags.body.errors).toEqual([
       { path: 'tags.0', message: 'expected a string, not a number' },
@@ -265,8 +273,10 @@ describe('hostile input (item 5)', () => {
 });
 
 describe('VAT codes that fit the parties (item 1)', () => {
-  const rows = (over: Record<string, unknown> = {}) => [{ name: 'Tovar', quantity: 1, price: 100, ...over }];
-  const post = (body: Record<string, unknown>) =>
+  const rows = (over: Partial<SalesInvoiceBody['rows'][number]> = {}) => [
+    { name: 'Tovar', quantity: 1, price: 100, ...over },
+  ];
+  const post = (body: Partial<SalesInvoiceBody> & Pick<SalesInvoiceBody, 'rows'>) =>
     c.post('/1.6/sales/invoices', {
       ordnerCode: 'OF',
       warehouseId: whId,

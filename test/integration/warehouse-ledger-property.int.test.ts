@@ -16,6 +16,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, ok, openYear, partner, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
+import { exact } from '../support/typed-paths.js';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 type D = InstanceType<typeof D>;
@@ -181,8 +182,8 @@ async function runSequence(method: Method, allowNegative: boolean, docs: GenDoc[
     const rows = doc.lines.map((l) => ({
       itemId: keys[l.key].itemId,
       ...(keys[l.key].lot ? { lotNumberID: keys[l.key].lot } : {}),
-      quantity: l.quantity,
-      ...(doc.kind === 'receipt' || method === 'Custom' ? { costPrice: l.costPrice } : {}),
+      quantity: exact(l.quantity),
+      ...(doc.kind === 'receipt' || method === 'Custom' ? { costPrice: exact(l.costPrice!) } : {}),
     }));
     const res =
       doc.kind === 'receipt'
@@ -190,7 +191,7 @@ async function runSequence(method: Method, allowNegative: boolean, docs: GenDoc[
             ordnerCode: 'PR',
             warehouseId: w.id,
             dateOperation: dateOf(doc.day),
-            rows,
+            rows: rows.map((r) => ({ ...r, costPrice: r.costPrice! })),
           })
         : await c.post('/1.6/warehouses/issue-cards', {
             ordnerCode: 'VY',

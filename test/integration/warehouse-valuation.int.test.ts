@@ -15,6 +15,7 @@ import {
   warehouse,
 } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
+import { unchecked } from '../support/typed-paths.js';
 
 let stack: Stack;
 let c: Client;
@@ -187,12 +188,16 @@ describe('lot numbers', () => {
       [honey.id, 5, 2, l2.id],
     ]);
     const card = ok(
-      await issue(c, {
-        warehouseId: w.id,
-        partnerId,
-        dateOperation: '2025-06-02',
-        rows: [{ itemId: honey.id, LotNumberId: l2.id, quantity: 3 }],
-      }),
+      await issue(
+        c,
+        // The field name in another case, on purpose (names match case-insensitively).
+        unchecked({
+          warehouseId: w.id,
+          partnerId,
+          dateOperation: '2025-06-02',
+          rows: [{ itemId: honey.id, LotNumberId: l2.id, quantity: 3 }],
+        }),
+      ),
       201,
     );
     expect(costs(card)).toEqual([[3, 2, 6]]);

@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { Client, Reply } from './stack.js';
+import { type BodyOf, exact, type Unchecked } from './typed-paths.js';
 
 /** Asserts the status and returns the body, printing the problem when it differs. */
 export function ok(r: Reply, status = 200): any {
@@ -80,8 +81,8 @@ export async function receive(
       dateOperation: date,
       rows: rows.map(([itemId, quantity, costPrice, lotNumberID]) => ({
         itemId,
-        quantity,
-        costPrice,
+        quantity: exact(quantity),
+        costPrice: exact(costPrice),
         ...(lotNumberID ? { lotNumberID } : {}),
       })),
     }),
@@ -89,13 +90,17 @@ export async function receive(
   );
 }
 
-/** Sends an issue card; returns the raw reply. */
+/** The JSON body of `POST /1.6/warehouses/issue-cards`, as the typed client has it. */
+export type IssueCardBody = BodyOf<'/1.6/warehouses/issue-cards', 'post'>;
+
+/** Sends an issue card (ordner VY unless given); returns the raw reply. */
 export function issue(
   c: Client,
-  body: Record<string, unknown>,
+  body: (Omit<IssueCardBody, 'ordnerCode'> & { ordnerCode?: string }) | (Record<string, unknown> & Unchecked),
   headers: Record<string, string> = {},
 ): Promise<Reply> {
-  return c.post('/1.6/warehouses/issue-cards', { ordnerCode: 'VY', ...body }, headers);
+  // The body was checked against the document above (or marked unchecked by the caller).
+  return c.post('/1.6/warehouses/issue-cards', { ordnerCode: 'VY', ...body } as IssueCardBody, headers);
 }
 
 /** Rows as [quantity, costPrice, amount] for compact assertions. */

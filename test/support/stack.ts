@@ -3,6 +3,7 @@
  * replicas) and the gateway app, driven with `app.request()`. Each stack gets its own database.
  */
 
+import { type BmClient, authHeaders as clientAuthHeaders, createBmClient } from '@bm/client';
 import type { NatsUserName } from '@bm/contracts';
 import { createLogger } from '@bm/logger';
 import { connect, type NatsConnection } from '@bm/messaging';
@@ -25,6 +26,7 @@ import { ormOptions as identityOrm } from '../../gateway/src/identity/orm-option
 import { startInvoicing } from '../../services/invoicing/src/service.js';
 import { startReporting } from '../../services/reporting/src/service.js';
 import { startWarehouse, type WarehouseService } from '../../services/warehouse/src/service.js';
+import type { BodyOf, CallPath, Unchecked } from './typed-paths.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 type ServiceName = 'warehouse' | 'invoicing' | 'reporting';
@@ -60,21 +62,32 @@ export interface Reply {
   body: any;
 }
 
+/**
+ * A company's client in the tests: every call goes through the typed REST client (`@bm/client`,
+ * openapi-fetch on the types generated from the OpenAPI document), and paths and bodies are checked
+ * against those types (see typed-paths.ts; `unchecked(body)` for a body sent against the contract on
+ * purpose).
+ */
 export interface Client {
   creds: CompanyCredentials;
   headers: Record<string, string>;
-  get(path: string, headers?: Record<string, string>): Promise<Reply>;
-  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
-  put(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  /** The typed client itself, bound to this company's credentials. */
+  api: BmClient;
+  get<P extends CallPath<'get'>>(path: P, headers?: Record<string, string>): Promise<Reply>;
+  post<P extends CallPath<'post'>>(
+    path: P,
+    body?: BodyOf<P, 'post'> | Unchecked,
+    headers?: Record<string, string>,
+  ): Promise<Reply>;
+  put<P extends CallPath<'put'>>(
+    path: P,
+    body?: BodyOf<P, 'put'> | Unchecked,
+    headers?: Record<string, string>,
+  ): Promise<Reply>;
 }
 
 /** Basic + client + company headers of a set of credentials. */
-export const authHeaders = (c: CompanyCredentials): Record<string, string> => ({
-  Authorization: `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`,
-  ClientID: c.clientId,
-  ClientSecret: c.clientSecret,
-  CompanyID: c.companyId,
-});
+export const authHeaders = (c: CompanyCredentials): Record<string, string> => clientAuthHeaders(c);
 
 // ajv-formats is CommonJS typed as an ES default export: take the function whichever way it arrives.
 type AddFormats = (ajv: unknown) => unknown;
@@ -121,7 +134,7 @@ export async function assertDocumented(
   contentType: string | null,
   body: unknown,
 ): Promise<void> {
-  if (!/^\/(1\.6|admin)\//.test(path) || path.startsWith('/1.6/openapi.json')) return;
+  if (!/^\/(1\.6|admin)\//.test(path) || /^\/1\.6\/(openapi|asyncapi)\.json/.test(path)) return;
   if (!contentType || !/json/.test(contentType) || body === undefined) return;
   const api = await openApiValidator(app);
   const [pathname, query = ''] = path.split('?');
@@ -138,7 +151,85 @@ export async function assertDocumented(
     );
 }
 
-/** Sends one request to the app and reads the reply; JSON answers are checked against the OpenAPI document. */
+/** The reply text of each response the app gave, read before openapi-fetch sees the response. */
+const replyTexts = new WeakMap<Response, string>();
+
+/**
+ * The typed client of an app (`@bm/client`) on the app's in-process `request`: no socket, the same
+ * requests and responses. Every JSON answer is checked against the OpenAPI document on the way.
+ */
+function appClient(app: Stack['app'], credentials?: CompanyCredentials): BmClient {
+  return createBmClient({
+    baseUrl: 'http://localhost',
+    credentials,
+    fetch: async (req: Request) => {
+      const res = await app.request(req);
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      const url = new URL(req.url);
+      await assertDocumented(
+        app,
+        req.method.toLowerCase(),
+        url.pathname + url.search,
+        res.status,
+        res.headers.get('content-type'),
+        parsed,
+      );
+      // A fresh response with the same status, headers and body (the original body is read).
+      const copy = new Response(res.status === 204 || res.status === 304 ? null : text, {
+        status: res.status,
+        headers: res.headers,
+      });
+      replyTexts.set(copy, text);
+      return copy;
+    },
+  });
+}
+
+/**
+ * Sends one request through a typed client and reads the reply. `path` is a concrete URL (the callers'
+ * types check it); a string body is sent as it is (raw JSON or XML), anything else as JSON.
+ */
+async function call(
+  api: BmClient,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const { response } = await api.request(
+    method.toLowerCase() as 'get',
+    path as never,
+    {
+      headers,
+      ...(body !== undefined
+        ? {
+            body: body as never,
+            bodySerializer: (b: unknown) => (typeof b === 'string' ? b : JSON.stringify(b)),
+          }
+        : {}),
+      parseAs: 'stream',
+    } as never,
+  );
+  const text = replyTexts.get(response) ?? (await response.text());
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/**
+ * Sends a request outside any company's client (anonymous, admin or deliberately malformed calls), still
+ * through the typed client; JSON answers are checked against the OpenAPI document.
+ */
 export async function send(
   app: Stack['app'],
   method: string,
@@ -146,29 +237,7 @@ export async function send(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<Reply> {
-  const init: RequestInit = { method, headers: { ...headers } };
-  if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
-      (init.headers as any)['Content-Type'] = 'application/json';
-  }
-  const res = await app.request(path, init);
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  await assertDocumented(
-    app,
-    method.toLowerCase(),
-    path,
-    res.status,
-    res.headers.get('content-type'),
-    parsed,
-  );
-  return { status: res.status, headers: res.headers, text, body: parsed };
+  return call(appClient(app), method, path, body, headers);
 }
 
 /** Starts a stack with a fresh database. */
@@ -246,12 +315,14 @@ export async function startStack(
   });
   const clientFor = (creds: CompanyCredentials): Client => {
     const headers = authHeaders(creds);
+    const api = appClient(app, creds);
     return {
       creds,
       headers,
-      get: (path, h = {}) => send(app, 'GET', path, undefined, { ...headers, ...h }),
-      post: (path, body, h = {}) => send(app, 'POST', path, body, { ...headers, ...h }),
-      put: (path, body, h = {}) => send(app, 'PUT', path, body, { ...headers, ...h }),
+      api,
+      get: (path, h = {}) => call(api, 'GET', path, undefined, h),
+      post: (path, body, h = {}) => call(api, 'POST', path, body, h),
+      put: (path, body, h = {}) => call(api, 'PUT', path, body, h),
     };
   };
   let n = 0;

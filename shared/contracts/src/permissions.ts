@@ -32,7 +32,11 @@ import {
 } from './warehouse/master-data.contract.js';
 
 /** The processes that connect to NATS; `admin` is for operators and tests, never for a service. */
-export type NatsUserName = 'gateway' | 'warehouse' | 'invoicing' | 'reporting' | 'admin';
+/**
+ * `integration` is the identity of subscribers outside the product (issue #14, the consumer example):
+ * it may read the events and keep durable consumers on them, nothing else.
+ */
+export type NatsUserName = 'gateway' | 'warehouse' | 'invoicing' | 'reporting' | 'integration' | 'admin';
 export const SERVICE_PROCESSES = ['gateway', 'warehouse', 'invoicing', 'reporting'] as const;
 
 export interface SubjectPermissions {
@@ -57,6 +61,24 @@ function streamAccess(stream: string): string[] {
     `$JS.API.STREAM.PURGE.${stream}`,
     `$JS.API.STREAM.MSG.GET.${stream}`,
     `$JS.API.STREAM.MSG.DELETE.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}.>`,
+    `$JS.API.CONSUMER.*.${stream}`,
+    `$JS.API.CONSUMER.*.${stream}.>`,
+    `$JS.API.CONSUMER.*.*.${stream}.>`,
+    `$JS.ACK.${stream}.>`,
+    `$JS.FC.${stream}.>`,
+  ];
+}
+
+/**
+ * Read access to a stream: its info, single messages, and consumers (create, read, ack) — no purge,
+ * no deletes, no publishing into it.
+ */
+function streamReadAccess(stream: string): string[] {
+  return [
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.STREAM.MSG.GET.${stream}`,
     `$JS.API.DIRECT.GET.${stream}`,
     `$JS.API.DIRECT.GET.${stream}.>`,
     `$JS.API.CONSUMER.*.${stream}`,
@@ -147,6 +169,15 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
       ...bucketAccess(PRINTOUTS_BUCKET),
     ],
     subscribe: [...serves('reporting'), '_INBOX.>'],
+  },
+  integration: {
+    publish: [
+      ...JS_COMMON,
+      ...streamReadAccess(EVENTS_STREAM_NAME),
+      // Large events' payloads (header `Payload-Object`).
+      ...streamReadAccess(`OBJ_${EVENTS_BUCKET}`),
+    ],
+    subscribe: ['_INBOX.>'],
   },
   admin: { publish: ['>'], subscribe: ['>'] },
 };
