@@ -11,6 +11,9 @@ COPY services/warehouse/package.json services/warehouse/
 COPY services/invoicing/package.json services/invoicing/
 COPY services/reporting/package.json services/reporting/
 COPY shared/ shared/
+# Workspace packages the lockfile names (the typed client and the consumer example, issue #14).
+COPY clients/typescript/package.json clients/typescript/
+COPY examples/stock-issued-consumer/package.json examples/stock-issued-consumer/
 RUN pnpm install --frozen-lockfile
 COPY . .
 ENV NODE_ENV=production
