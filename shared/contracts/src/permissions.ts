@@ -52,25 +52,6 @@ export const PRINTOUTS_BUCKET = 'printouts';
 /** Payloads of events too large for one message (issue #12), read by every subscriber. */
 export const EVENTS_BUCKET = 'events';
 
-/** JetStream API subjects for working with one stream (info, create, messages, consumers, acks). */
-function streamAccess(stream: string): string[] {
-  return [
-    `$JS.API.STREAM.INFO.${stream}`,
-    `$JS.API.STREAM.CREATE.${stream}`,
-    `$JS.API.STREAM.UPDATE.${stream}`,
-    `$JS.API.STREAM.PURGE.${stream}`,
-    `$JS.API.STREAM.MSG.GET.${stream}`,
-    `$JS.API.STREAM.MSG.DELETE.${stream}`,
-    `$JS.API.DIRECT.GET.${stream}`,
-    `$JS.API.DIRECT.GET.${stream}.>`,
-    `$JS.API.CONSUMER.*.${stream}`,
-    `$JS.API.CONSUMER.*.${stream}.>`,
-    `$JS.API.CONSUMER.*.*.${stream}.>`,
-    `$JS.ACK.${stream}.>`,
-    `$JS.FC.${stream}.>`,
-  ];
-}
-
 /**
  * Read access to a stream: its info, single messages, and consumers (create, read, ack) — no purge,
  * no deletes, no publishing into it.
@@ -86,6 +67,17 @@ function streamReadAccess(stream: string): string[] {
     `$JS.API.CONSUMER.*.*.${stream}.>`,
     `$JS.ACK.${stream}.>`,
     `$JS.FC.${stream}.>`,
+  ];
+}
+
+/** Full access to one stream: read access plus create, update, purge and deleting messages. */
+function streamAccess(stream: string): string[] {
+  return [
+    ...streamReadAccess(stream),
+    `$JS.API.STREAM.CREATE.${stream}`,
+    `$JS.API.STREAM.UPDATE.${stream}`,
+    `$JS.API.STREAM.PURGE.${stream}`,
+    `$JS.API.STREAM.MSG.DELETE.${stream}`,
   ];
 }
 
