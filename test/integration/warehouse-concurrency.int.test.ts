@@ -1,7 +1,12 @@
 /**
  * Concurrency against the real stack (issue #4 acceptance): no overselling under concurrent issues of
- * one item, and gapless distinct record numbers under concurrent creates in one ordner.
+ * one item, and gapless distinct record numbers under concurrent creates in one ordner. Issue #13: cards
+ * of one ordner arriving together are stored in one transaction under savepoints (group commit); the
+ * property below mixes stored and refused cards and checks each answer, the numbers and the stock
+ * against a reference computed here.
  */
+import { groupCommitStats } from '@bm/service-kit';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issue, item, ok, openYear, partner, receive, stockOf, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
@@ -101,5 +106,88 @@ describe('concurrent issues', () => {
       replies.filter((r) => r.status === 409).every((r) => r.body.code === 'DuplicateRecordNumber'),
     ).toBe(true);
     expect(await stockOf(c, w.id, a.id)).toEqual([48, 144]);
+  });
+});
+
+describe('group commit per ordner (issue #13)', () => {
+  /** One card: which of the three items, how many pieces. */
+  const card = fc.record({ key: fc.integer({ min: 0, max: 2 }), quantity: fc.integer({ min: 1, max: 4 }) });
+  let run = 0;
+
+  it('any mix of concurrent cards in one ordner: each answered on its own, numbers gapless, every refusal asked for more than was left, stock exact', async () => {
+    const before = { ...groupCommitStats };
+    await fc.assert(
+      fc.asyncProperty(fc.array(card, { minLength: 10, maxLength: 40 }), async (docs) => {
+        run++;
+        const w = await warehouse(c);
+        const items = [await item(c), await item(c), await item(c)];
+        // Reference: 5 and 10 pieces at 1.50; the third item has none, so its cards are always refused.
+        const stock = [5, 10, 0];
+        await receive(c, w.id, '2025-06-01', [
+          [items[0].id, 5, '1.5'],
+          [items[1].id, 10, '1.5'],
+        ]);
+        const o = ok(
+          await c.post('/1.6/ordners', {
+            code: `GC${run}`,
+            name: 'Group commit',
+            documentType: 'IssueCard',
+            numberFormat: `GC${run}X{seq:3}`,
+          }),
+          201,
+        );
+        const replies = await Promise.all(
+          docs.map((d) =>
+            issue(c, {
+              ordnerId: o.id,
+              warehouseId: w.id,
+              partnerId,
+              dateOperation: '2025-06-02',
+              rows: [{ itemId: items[d.key].id, quantity: d.quantity }],
+            }),
+          ),
+        );
+        const issued = [0, 0, 0];
+        for (const [i, r] of replies.entries()) {
+          const d = docs[i];
+          if (r.status === 201) {
+            // The answer is this card's own: its item, its quantity, its cost.
+            expect(r.body.rows.map((x: any) => [x.itemId, x.quantity])).toEqual([
+              [items[d.key].id, d.quantity],
+            ]);
+            expect(r.body.totalCost).toBe(d.quantity * 1.5);
+            issued[d.key] += d.quantity;
+          } else {
+            expect(r.status).toBe(422);
+            expect(r.body.code).toBe('OperationCanceledException');
+            expect(r.body.shortfalls[0].itemId).toBe(items[d.key].id);
+            expect(r.body.shortfalls[0].requested).toBe(d.quantity);
+          }
+        }
+        // A refusal happened when less was left than asked; what is left at the end is at most that.
+        for (const [i, r] of replies.entries())
+          if (r.status === 422)
+            expect(docs[i].quantity).toBeGreaterThan(stock[docs[i].key] - issued[docs[i].key]);
+        for (const k of [0, 1, 2]) {
+          expect(issued[k]).toBeLessThanOrEqual(stock[k]);
+          expect(await stockOf(c, w.id, items[k].id)).toEqual([
+            stock[k] - issued[k],
+            (stock[k] - issued[k]) * 1.5,
+          ]);
+        }
+        // Refused cards took no number: the stored ones are numbered 1..n without a gap.
+        const numbers = replies
+          .filter((r) => r.status === 201)
+          .map((r) => r.body.recordNumber)
+          .sort();
+        expect(numbers).toEqual(numbers.map((_, i) => `GC${run}X${String(i + 1).padStart(3, '0')}`));
+      }),
+      { numRuns: Number(process.env.GROUP_COMMIT_RUNS ?? 6) },
+    );
+    // The cards were in fact grouped: some transactions stored more than one card.
+    const groups = groupCommitStats.groups - before.groups;
+    const documents = groupCommitStats.documents - before.documents;
+    expect(groups).toBeGreaterThan(0);
+    expect(documents).toBeGreaterThan(groups);
   });
 });

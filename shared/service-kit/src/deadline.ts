@@ -18,6 +18,17 @@ export function withDeadline<T>(deadline: number | undefined, fn: () => Promise<
   return current.run({ deadline }, fn);
 }
 
+/** The current request's deadline (`Date.now()` ms), undefined outside a request with one. */
+export const currentDeadline = (): number | undefined => current.getStore()?.deadline;
+
+/**
+ * Runs `fn` under exactly `deadline`: unlike {@link withDeadline}, an undefined deadline leaves the
+ * caller's deadline behind (work done for several requests must not inherit the first one's).
+ */
+export function underDeadline<T>(deadline: number | undefined, fn: () => Promise<T>): Promise<T> {
+  return deadline === undefined ? current.exit(fn) : current.run({ deadline }, fn);
+}
+
 /** Milliseconds left before the current request's deadline; undefined outside a request with one. */
 export function timeLeftMs(): number | undefined {
   const d = current.getStore()?.deadline;

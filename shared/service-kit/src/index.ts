@@ -6,6 +6,7 @@ export * from './crud.js';
 export * from './deadline.js';
 export * from './documents.js';
 export * from './event-delivery.js';
+export * from './group-commit.js';
 export * from './orm.js';
 export * from './outbox.js';
 export * from './record-number.js';

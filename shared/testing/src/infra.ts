@@ -208,6 +208,8 @@ function settings(port: number, durable: boolean): string {
     'max_connections = 400',
     // Crash safety is PostgreSQL's default; only throw-away test clusters trade it for speed.
     ...(durable ? [] : ['fsync = off', 'synchronous_commit = off', 'full_page_writes = off']),
+    // PG_STAT_STATEMENTS=1: the benchmarks' profile of PostgreSQL's own time per statement (issue #13).
+    ...(process.env.PG_STAT_STATEMENTS === '1' ? ["shared_preload_libraries = 'pg_stat_statements'"] : []),
   ];
   return `# written by shared/testing/src/infra.ts on every start\n${lines.join('\n')}\n`;
 }

@@ -28,6 +28,7 @@ import {
   type EntityManager,
   enqueueEvent,
   entryDtos,
+  groupCommit,
   insertAll,
   outboxRow,
   recordNumbering,
@@ -319,7 +320,7 @@ async function saveInvoice(
 
   const companyId = ctx.companyId!;
   const now = new Date();
-  const saved = await em.transactional(async (tx) => {
+  const store = async (tx: EntityManager) => {
     const numbering = recordNumbering(tx, {
       schema: 'invoicing',
       companyId,
@@ -468,7 +469,12 @@ async function saveInvoice(
       { entity: OutboxEntity, rows: [outboxRow(companyId, subject, event)] },
     ]);
     return { inv: inv as unknown as InvoiceRow, rows, entries: entries as unknown as EntryRow[] };
-  });
+  };
+  // New invoices of one ordner arriving together share one transaction, each under its own savepoint
+  // (issue #13, group commit); an update works on the entity loaded in this request's own unit of work.
+  const saved = existing
+    ? await em.transactional(store)
+    : await groupCommit(`${companyId}:${ordner.id}`, em, store);
   deps.kickOutbox();
   // The reply from what was stored: a saved invoice has no payments (an update needs state `issued`).
   return invoiceDto(saved.inv, saved.rows, [], saved.entries, todayIn(ctx.timeZone));

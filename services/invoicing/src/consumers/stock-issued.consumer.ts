@@ -20,9 +20,15 @@ import { linkIssueCard } from '../application/sales-invoice.service.js';
 
 export const STOCK_ISSUED_CONSUMER = 'invoicing-stock-issued';
 
-/** Applies one event; returns false when it had been processed before. */
+/**
+ * Applies one event; returns false when it had been processed before or concerns no sales invoice. Only a
+ * card copied from a sales invoice changes anything here: every other card (nearly all of them) is
+ * acknowledged without a transaction, since applying it twice changes nothing either (issue #13: no
+ * database round trips in invoicing per issue card).
+ */
 export async function applyStockIssued(kit: ServiceKit, raw: unknown): Promise<boolean> {
   const event = StockIssuedEvent.parse(raw);
+  if (event.sourceType !== 'SalesInvoice' || !event.sourceId) return false;
   const em = kit.orm.em.fork();
   em.setFilterParams('company', { companyId: event.companyId });
   return em.transactional(async (tx) => {
@@ -32,8 +38,7 @@ export async function applyStockIssued(kit: ServiceKit, raw: unknown): Promise<b
       [event.eventId, STOCK_ISSUED_CONSUMER],
     );
     if (!fresh.length) return false;
-    if (event.sourceType === 'SalesInvoice' && event.sourceId)
-      await linkIssueCard(tx as any, event.sourceId, event.recordNumber);
+    await linkIssueCard(tx as any, event.sourceId!, event.recordNumber);
     return true;
   });
 }

@@ -24,6 +24,7 @@ import {
   type DocumentDeps,
   type EntityManager,
   entryDtos,
+  groupCommit,
   insertAll,
   outboxRow,
   recordNumbering,
@@ -386,7 +387,8 @@ export async function valueAndStore(
   };
 
   if (!opts.store) return run(em);
-  const card = await em.transactional(run);
+  // Cards of one ordner arriving together share one transaction, each under its own savepoint.
+  const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, run);
   deps.kickOutbox();
   return card;
 }
