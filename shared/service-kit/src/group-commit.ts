@@ -1,37 +1,73 @@
 /**
- * Group commit per ordner (issue #13; DESIGN §5 "Record numbers"). Documents of one ordner all take the
- * ordner's counter row, which stays locked from the number to the commit, so one transaction per
- * document makes them commit one after another. Here the documents of one key (company and ordner) that
- * arrive while a transaction of that key is running are stored together in the next transaction, each
- * under its own savepoint and answered on its own:
+ * Group commit per ordner (issue #13; DESIGN §5 "Record numbers"). Every document of an ordner takes the
+ * ordner's counter row, which stays locked from the number to the commit, so with one transaction per
+ * document they commit one after another, each paying its own `begin`, counter, number look-up, insert
+ * and `commit`. Here the documents of one key (company and ordner) that arrive while the key is busy are
+ * stored together in one transaction:
  *
- * - a document refused or failing inside its work rolls back to its savepoint alone: its rows, its ledger
- *   changes and its counter increment are undone, so it consumes no number and the numbers of the
- *   others stay consecutive (gapless);
- * - a document that lost a deadlock or serialization race (SQLSTATE 40P01/40001) is rolled back to its
- *   savepoint and stored again in the next group (at most {@link MAX_RETRIES} times), since its
- *   sibling's locks, not its own data, refused it;
- * - the others are answered only after the commit; if the commit itself fails (or the group's deadline,
- *   the earliest of its documents', passes), every document of the group gets that error and nothing of
- *   the group is stored.
+ * 1. each document does its work (locks, valuation, ledger writes) under its own savepoint. A document
+ *    refused or failing there rolls back to its savepoint alone and is answered with its error; one that
+ *    lost a deadlock or serialization race (SQLSTATE 40P01/40001) is put back for the next group (at most
+ *    {@link MAX_RETRIES} times), since another transaction's locks, not its data, refused it;
+ * 2. the documents left take their record numbers together, consecutively in arrival order
+ *    ({@link takeRecordNumbers}: one counter statement per year), and are inserted with one statement
+ *    (`insertAll`); refused documents took no number, so the numbers stay gapless;
+ * 3. one commit; then each document is answered on its own. If step 2 or the commit fails (or the group's
+ *    deadline, the earliest of its documents', passes), every document of the group gets that error and
+ *    nothing of the group is stored.
+ *
+ * The counter row is locked only from step 2 to the commit, so up to {@link PARALLEL_GROUPS} groups of
+ * one key do their step 1 at the same time on their own connections. A document with a number given by
+ * the client stores itself in step 1 (its number is checked there, under its savepoint).
  *
  * The unit of work is cleared after every document, so no managed entity of one document's work (or of
  * one rolled back) is seen by the next. Per process: replicas group their own documents; documents of one
- * ordner in two replicas still wait for each other on the counter row, as before.
+ * ordner in two replicas wait for each other on the counter row, as before.
  */
-
 import { deadlinePassed } from '@bm/messaging';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentDeadline, underDeadline } from './deadline.js';
+import { takeRecordNumbers } from './record-number.js';
+import { type InsertPart, insertAll } from './set-insert.js';
 
 /** Most documents in one transaction: PostgreSQL caches 64 subtransactions per backend before overflowing. */
 export const MAX_GROUP = 32;
+/** Groups of one key storing at once (step 1 in parallel; the counter still orders their step 2). */
+export const PARALLEL_GROUPS = 3;
 /** Times a document refused by a deadlock or serialization failure is tried again in a later group. */
 export const MAX_RETRIES = 3;
 
+/** The shared transaction as a document's work sees it. */
+export interface GroupTx {
+  tx: EntityManager;
+  /**
+   * Runs `fn` once per group for `key` (a period's share lock and check): later documents of the group
+   * get the same result. What a document did under its savepoint is forgotten if it rolls back.
+   */
+  once<T>(key: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** A document whose work is done and that waits for its record number (step 2). */
+export interface AwaitingNumber<T> {
+  numbering: {
+    schema: string;
+    companyId: string;
+    ordner: { id: string; numberFormat: string };
+    /** Year of the date that decides the number (dateOperation of cards, dateCreated of invoices). */
+    year: number;
+    /** Which of `candidates` documents of this kind already use (numbers given by hand). */
+    used: (tx: EntityManager, candidates: string[]) => Promise<Set<string>>;
+  };
+  /** The rows to insert for the document under `recordNumber`, and its answer. */
+  finish: (recordNumber: string) => { rows: InsertPart[]; value: T };
+}
+
+/** What a document's work returns: stored already (`value`), or waiting for its number. */
+export type Prepared<T> = { value: T } | AwaitingNumber<T>;
+
 interface Job {
   em: EntityManager;
-  work: (tx: EntityManager) => Promise<unknown>;
+  work: (g: GroupTx) => Promise<Prepared<unknown>>;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   deadline: number | undefined;
@@ -39,9 +75,9 @@ interface Job {
 }
 
 const queues = new Map<string, Job[]>();
-const draining = new Set<string>();
+const running = new Map<string, number>();
 
-/** Documents per committed group since the process started (benchmarks read it). */
+/** Groups committed and documents stored by them since the process started (tests and benchmarks read it). */
 export const groupCommitStats = { groups: 0, documents: 0 };
 
 const sqlStateOf = (e: unknown): string | undefined => (e as any)?.code ?? (e as any)?.cause?.code;
@@ -52,16 +88,16 @@ const isRace = (e: unknown) => {
 };
 
 /**
- * Runs `work` inside a transaction shared with the other documents of `key` that are waiting, under its
- * own savepoint, and resolves to its result after the commit. `em` is the request's EntityManager (the
- * transaction is begun on the first document's); `work` must do every write of the document through the
- * `tx` it is given. Rejects with `work`'s own error (nothing of the document stored), or with the
- * group's commit error (nothing of the group stored).
+ * Stores a document in a transaction shared with the other documents of `key` that are waiting (see the
+ * module comment) and resolves to its answer after the commit. `em` is the request's EntityManager (the
+ * group's transaction is begun on the first document's); `work` does every write through `g.tx`.
+ * Rejects with `work`'s own error (nothing of the document stored), or with the group's error (nothing of
+ * the group stored).
  */
 export function groupCommit<T>(
   key: string,
   em: EntityManager,
-  work: (tx: EntityManager) => Promise<T>,
+  work: (g: GroupTx) => Promise<Prepared<T>>,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const job: Job = {
@@ -75,29 +111,30 @@ export function groupCommit<T>(
     const queue = queues.get(key);
     if (queue) queue.push(job);
     else queues.set(key, [job]);
-    if (!draining.has(key)) void drain(key);
+    startGroups(key);
   });
 }
 
-async function drain(key: string): Promise<void> {
-  draining.add(key);
-  try {
-    for (;;) {
-      const queue = queues.get(key);
-      if (!queue?.length) {
-        queues.delete(key);
-        return;
-      }
-      const group = queue.splice(0, MAX_GROUP);
-      const retry = await commitGroup(group);
+/** Starts groups of `key` while documents wait and fewer than {@link PARALLEL_GROUPS} run. */
+function startGroups(key: string): void {
+  for (;;) {
+    const queue = queues.get(key);
+    const busy = running.get(key) ?? 0;
+    if (!queue?.length || busy >= PARALLEL_GROUPS) return;
+    const group = queue.splice(0, MAX_GROUP);
+    if (!queue.length) queues.delete(key);
+    running.set(key, busy + 1);
+    void commitGroup(group).then((retry) => {
+      const left = (running.get(key) ?? 1) - 1;
+      if (left) running.set(key, left);
+      else running.delete(key);
       if (retry.length) queues.set(key, [...retry, ...(queues.get(key) ?? [])]);
-    }
-  } finally {
-    draining.delete(key);
+      startGroups(key);
+    });
   }
 }
 
-/** Stores one group; returns the documents to try again in the next group. */
+/** Stores one group; returns the documents to try again in a later group. */
 async function commitGroup(jobs: Job[]): Promise<Job[]> {
   const now = Date.now();
   const group: Job[] = [];
@@ -115,22 +152,70 @@ async function commitGroup(jobs: Job[]): Promise<Job[]> {
   try {
     await underDeadline(deadline, () =>
       group[0].em.transactional(async (tx) => {
+        const onceDone = new Map<string, Promise<unknown>>();
+        const waiting: { job: Job; doc: AwaitingNumber<unknown> }[] = [];
         for (const [i, job] of group.entries()) {
           const savepoint = `doc_${i}`;
+          const mine: string[] = [];
+          const g: GroupTx = {
+            tx,
+            once: <T>(k: string, fn: () => Promise<T>) => {
+              let p = onceDone.get(k);
+              if (!p) {
+                p = fn();
+                onceDone.set(k, p);
+                mine.push(k);
+              }
+              return p as Promise<T>;
+            },
+          };
           await tx.execute(`savepoint ${savepoint}`);
           try {
-            const value = await job.work(tx);
+            const prepared = await job.work(g);
             await tx.flush();
-            stored.push({ job, value });
+            if ('finish' in prepared) waiting.push({ job, doc: prepared });
+            else stored.push({ job, value: prepared.value });
           } catch (e) {
             tx.clear();
             await tx.execute(`rollback to savepoint ${savepoint}`);
+            for (const k of mine) onceDone.delete(k);
             open.delete(job);
             if (isRace(e) && ++job.tries <= MAX_RETRIES) retry.push(job);
             else job.reject(e);
           }
           tx.clear();
         }
+        if (!waiting.length) return;
+        // Step 2: numbers for the documents left, in arrival order, per year; then one insert for all.
+        const byYear = new Map<number, typeof waiting>();
+        for (const w of waiting) {
+          const list = byYear.get(w.doc.numbering.year) ?? [];
+          list.push(w);
+          byYear.set(w.doc.numbering.year, list);
+        }
+        const parts = new Map<unknown, InsertPart>();
+        for (const [year, list] of byYear) {
+          const n = list[0].doc.numbering;
+          const numbers = await takeRecordNumbers(
+            tx,
+            n.schema,
+            n.companyId,
+            n.ordner,
+            year,
+            list.length,
+            (c) => n.used(tx, c),
+          );
+          for (const [i, w] of list.entries()) {
+            const done = w.doc.finish(numbers[i]);
+            for (const part of done.rows) {
+              const into = parts.get(part.entity);
+              if (into) into.rows.push(...part.rows);
+              else parts.set(part.entity, { entity: part.entity, rows: [...part.rows] });
+            }
+            stored.push({ job: w.job, value: done.value });
+          }
+        }
+        await insertAll(tx, [...parts.values()]);
       }),
     );
   } catch (e) {

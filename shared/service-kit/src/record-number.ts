@@ -5,6 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertRecordNumberFree } from './documents.js';
+import { pgArray } from './set-insert.js';
 
 /**
  * Formats record number `seq` of `year` with an ordner's format: `{yyyy}`, `{yy}` and one `{seq}` /
@@ -55,6 +56,67 @@ export async function takeRecordNumber(
     const n = formatRecordNumber(ordner.numberFormat, year, Number(row.last_value));
     if (!(await exists(n))) return n;
   }
+}
+
+/**
+ * Takes the next `n` record numbers of an ordner for `year` at once (group commit, issue #13): one
+ * counter statement and one look-up of numbers already used by hand (`used` returns those of the
+ * candidates that exist), repeated only when some were used. The numbers are consecutive apart from those
+ * skipped because a client used them. Same counter and rules as {@link takeRecordNumber}; the counter row
+ * stays locked until the transaction ends.
+ */
+export async function takeRecordNumbers(
+  em: EntityManager,
+  schema: string,
+  companyId: string,
+  ordner: { id: string; numberFormat: string },
+  year: number,
+  n: number,
+  used: (candidates: string[]) => Promise<Set<string>>,
+): Promise<string[]> {
+  const key = restartsYearly(ordner.numberFormat) ? year : 0;
+  const out: string[] = [];
+  while (out.length < n) {
+    const want = n - out.length;
+    const first =
+      key === 0
+        ? `? + coalesce((select max("last_value") from "${schema}"."ordner_counter" where "ordner_id" = ?), 0)`
+        : '?';
+    const params =
+      key === 0
+        ? [companyId, ordner.id, key, want, ordner.id, want]
+        : [companyId, ordner.id, key, want, want];
+    const [row] = await em.execute<{ last_value: number }[]>(
+      `insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value") values (?, ?, ?, ${first})
+       on conflict ("ordner_id", "year") do update set "last_value" = "ordner_counter"."last_value" + ?
+       returning "last_value"`,
+      params,
+    );
+    const last = Number(row.last_value);
+    const candidates = Array.from({ length: want }, (_, i) =>
+      formatRecordNumber(ordner.numberFormat, year, last - want + 1 + i),
+    );
+    const taken = await used(candidates);
+    out.push(...candidates.filter((c) => !taken.has(c)));
+  }
+  return out;
+}
+
+/**
+ * Which of `candidates` documents of `table` (e.g. `"warehouse"."issue_card"`) of the company already
+ * use as their record number: one query, for {@link takeRecordNumbers}.
+ */
+export async function usedRecordNumbers(
+  em: EntityManager,
+  table: string,
+  companyId: string,
+  candidates: string[],
+): Promise<Set<string>> {
+  const rows = await em.execute<{ record_number: string }[]>(
+    `select "record_number" from ${table} where "company_id" = ? and "record_number" = any(?::text[])`,
+    [companyId, pgArray(candidates)],
+  );
+  return new Set(rows.map((r) => r.record_number));
 }
 
 export interface RecordNumbering {

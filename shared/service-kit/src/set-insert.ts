@@ -58,12 +58,22 @@ function statementOf(em: EntityManager, part: InsertPart): { sql: string; params
       params: columns.map((c) => asParam(row[c.prop], c.type)),
     };
   }
-  const arrayColumn = columns.find((c) => c.type.endsWith('[]'));
-  if (arrayColumn)
-    throw new Error(`insertAll: ${meta.className}.${arrayColumn.prop} is an array: one row only`);
+  // An array column (tags) travels as a text[] of array literals, cast back row by row.
+  const isArray = (c: Column) => c.type.endsWith('[]');
   return {
-    sql: `insert into ${table} (${cols}) select * from unnest(${columns.map((c) => `?::${c.type}[]`).join(', ')})`,
-    params: columns.map((c) => pgArray(part.rows.map((r) => asText(r[c.prop], c.type)))),
+    sql: `insert into ${table} (${cols}) select ${columns.map((c, i) => (isArray(c) ? `u.c${i}::${c.type}` : `u.c${i}`)).join(', ')}
+      from unnest(${columns.map((c) => (isArray(c) ? '?::text[]' : `?::${c.type}[]`)).join(', ')}) as u(${columns.map((_, i) => `c${i}`).join(', ')})`,
+    params: columns.map((c) =>
+      pgArray(
+        part.rows.map((r) =>
+          isArray(c)
+            ? r[c.prop] == null
+              ? null
+              : pgArray(r[c.prop] as unknown[])
+            : asText(r[c.prop], c.type),
+        ),
+      ),
+    ),
   };
 }
 

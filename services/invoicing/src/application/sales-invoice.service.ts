@@ -28,10 +28,13 @@ import {
   type EntityManager,
   enqueueEvent,
   entryDtos,
+  type GroupTx,
   groupCommit,
   insertAll,
   outboxRow,
+  type Prepared,
   recordNumbering,
+  usedRecordNumbers,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { reversal, salesEntries } from '../domain/invoice-accounting.js';
@@ -320,7 +323,8 @@ async function saveInvoice(
 
   const companyId = ctx.companyId!;
   const now = new Date();
-  const store = async (tx: EntityManager) => {
+  type Saved = { inv: InvoiceRow; rows: RowRow[]; entries: EntryRow[] };
+  const store = async (tx: EntityManager, g?: GroupTx): Promise<Prepared<Saved>> => {
     const numbering = recordNumbering(tx, {
       schema: 'invoicing',
       companyId,
@@ -347,7 +351,9 @@ async function saveInvoice(
       if (!locked) throw notFound('Sales invoice');
       await assertEditable({ ...ctx, em: tx }, locked, 'an update');
     }
-    await lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
+    const lockPeriod = () => lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
+    // Taken once per group commit: the share lock holds until the shared transaction ends.
+    await (g ? g.once(`period:${period.id}`, lockPeriod) : lockPeriod());
     if (existing) {
       await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
       await tx.nativeDelete(AccountingEntryEntity, { documentId: id });
@@ -380,101 +386,134 @@ async function saveInvoice(
     const rows: RowRow[] = existing
       ? rowData.map((d) => tx.create(SalesInvoiceRowEntity, d))
       : (rowData as unknown as RowRow[]);
-    const recordNumber = await numbering.assign();
-    const data = {
-      ordnerId: ordner.id,
-      warehouseId,
-      recordNumber,
-      tags: input.tags ?? [],
-      partnerId: partner?.id ?? null,
-      partnerDetail:
-        input.partnerDetail ?? (partner ? [partner.name, partner.address].filter(Boolean).join('\n') : null),
-      partnerAddress: input.partnerAddress ?? partner?.deliveryAddress ?? partner?.address ?? null,
-      partnerCountry,
-      partnerNumber3,
-      deliveryTypeId: input.deliveryTypeId ?? null,
-      paymentTypeId: input.paymentTypeId ?? null,
-      bankAccountId,
-      symbolVariable: input.symbolVariable || variableSymbolOf(recordNumber),
-      symbolConstant: input.symbolConstant ?? null,
-      symbolSpecific: input.symbolSpecific ?? null,
-      dateCreated: input.dateCreated,
-      dateAccounting,
-      dateDelivery: input.dateDelivery ?? null,
-      periodId: period.id,
-      vatPeriod: (input.dateDelivery ?? input.dateCreated).slice(0, 7),
-      dateValidTo:
-        input.dateValidTo ?? addDays(input.dateCreated, partner?.dueDays ?? profile.defaultDueDays),
-      commentAboveItems: input.commentAboveItems ?? null,
-      commentBelowItems: input.commentBelowItems ?? null,
-      vatId: invoiceCode.id,
-      vatCode: invoiceCode.code,
-      vatNumber,
-      vatRate: invoiceCode.rate,
-      vatParagraphId: invoiceParagraph,
-      bonusPercent: input.bonusPercent ?? null,
-      orderRecordNo: input.orderRecordNo ?? null,
-      // Written by the stock-issued consumer: a PUT with it absent or empty keeps the stored link (DESIGN §6).
-      warehouseRecordNo: input.warehouseRecordNo || existing?.warehouseRecordNo || null,
-      costCenterId: input.costCenterId ?? null,
-      costUnitId: input.costUnitId ?? null,
-      personId: input.personId ?? null,
-      projectId: input.projectId ?? null,
-      mode,
-      currency: profile.currency,
-      sumBase: calc.sumBase,
-      sumVat: calc.sumVat,
-      sumTotal: calc.sumTotal,
-      vatSummary: calc.vatSummary,
-      updatedAt: now,
+    /** What the invoice stores under `recordNumber`. */
+    const build = (recordNumber: string) => {
+      const data = {
+        ordnerId: ordner.id,
+        warehouseId,
+        recordNumber,
+        tags: input.tags ?? [],
+        partnerId: partner?.id ?? null,
+        partnerDetail:
+          input.partnerDetail ??
+          (partner ? [partner.name, partner.address].filter(Boolean).join('\n') : null),
+        partnerAddress: input.partnerAddress ?? partner?.deliveryAddress ?? partner?.address ?? null,
+        partnerCountry,
+        partnerNumber3,
+        deliveryTypeId: input.deliveryTypeId ?? null,
+        paymentTypeId: input.paymentTypeId ?? null,
+        bankAccountId,
+        symbolVariable: input.symbolVariable || variableSymbolOf(recordNumber),
+        symbolConstant: input.symbolConstant ?? null,
+        symbolSpecific: input.symbolSpecific ?? null,
+        dateCreated: input.dateCreated,
+        dateAccounting,
+        dateDelivery: input.dateDelivery ?? null,
+        periodId: period.id,
+        vatPeriod: (input.dateDelivery ?? input.dateCreated).slice(0, 7),
+        dateValidTo:
+          input.dateValidTo ?? addDays(input.dateCreated, partner?.dueDays ?? profile.defaultDueDays),
+        commentAboveItems: input.commentAboveItems ?? null,
+        commentBelowItems: input.commentBelowItems ?? null,
+        vatId: invoiceCode.id,
+        vatCode: invoiceCode.code,
+        vatNumber,
+        vatRate: invoiceCode.rate,
+        vatParagraphId: invoiceParagraph,
+        bonusPercent: input.bonusPercent ?? null,
+        orderRecordNo: input.orderRecordNo ?? null,
+        // Written by the stock-issued consumer: a PUT with it absent or empty keeps the stored link (DESIGN §6).
+        warehouseRecordNo: input.warehouseRecordNo || existing?.warehouseRecordNo || null,
+        costCenterId: input.costCenterId ?? null,
+        costUnitId: input.costUnitId ?? null,
+        personId: input.personId ?? null,
+        projectId: input.projectId ?? null,
+        mode,
+        currency: profile.currency,
+        sumBase: calc.sumBase,
+        sumVat: calc.sumVat,
+        sumTotal: calc.sumTotal,
+        vatSummary: calc.vatSummary,
+        updatedAt: now,
+      };
+      const posted = calc.rows.map((r, i) => ({
+        stockItem: catalog[i].item?.kind === 'stock',
+        amount: r.sumBase,
+      }));
+      const entryLines = salesEntries(posted, calc.sumBase, calc.sumVat, recordNumber);
+      // An update happens only without payments (assertEditable); a zero total is paid at once.
+      const state = stateFromTotals(dec(calc.sumTotal), false, dec(0));
+      const event: InvoiceEvent = {
+        eventId: crypto.randomUUID(),
+        companyId,
+        invoiceId: id,
+        recordNumber,
+        sumTotal: calc.sumTotal,
+        state,
+      };
+      const subject = existing
+        ? InvoiceEventSubjects.salesInvoiceUpdated
+        : InvoiceEventSubjects.salesInvoiceCreated;
+      return { data, entryLines, state, event, subject };
     };
-    const posted = calc.rows.map((r, i) => ({
-      stockItem: catalog[i].item?.kind === 'stock',
-      amount: r.sumBase,
-    }));
-    const entryLines = salesEntries(posted, calc.sumBase, calc.sumVat, recordNumber);
-    // An update happens only without payments (assertEditable); a zero total is paid at once.
-    const state = stateFromTotals(dec(calc.sumTotal), false, dec(0));
-    const event: InvoiceEvent = {
-      eventId: crypto.randomUUID(),
-      companyId,
-      invoiceId: id,
-      recordNumber,
-      sumTotal: calc.sumTotal,
-      state,
-    };
-    const subject = existing
-      ? InvoiceEventSubjects.salesInvoiceUpdated
-      : InvoiceEventSubjects.salesInvoiceCreated;
     if (existing) {
+      const { data, entryLines, state, event, subject } = build(await numbering.assign());
       const inv = tx.assign(existing, data);
       inv.state = state;
       const entries = addEntries(tx, AccountingEntryEntity, companyId, id, entryLines);
       enqueueEvent(tx, OutboxEntity, companyId, subject, event);
-      return { inv, rows, entries };
+      return { value: { inv, rows, entries } };
     }
-    const inv = { id, companyId, ...data, cancelled: false, state, createdAt: now };
-    const entries = entryLines.map((e, i) => ({
-      id: crypto.randomUUID(),
-      companyId,
-      documentId: id,
-      lineNo: i + 1,
-      ...e,
-    }));
-    // The counter's flush (numbering.assign) stored what the ORM manages; the rest in one statement.
-    await insertAll(tx, [
-      { entity: SalesInvoiceEntity, rows: [inv] },
-      { entity: SalesInvoiceRowEntity, rows: rowData },
-      { entity: AccountingEntryEntity, rows: entries },
-      { entity: OutboxEntity, rows: [outboxRow(companyId, subject, event)] },
-    ]);
-    return { inv: inv as unknown as InvoiceRow, rows, entries: entries as unknown as EntryRow[] };
+    /** A new invoice's rows (one statement for the group) and its answer. */
+    const finish = (recordNumber: string) => {
+      const { data, entryLines, state, event, subject } = build(recordNumber);
+      const inv = { id, companyId, ...data, cancelled: false, state, createdAt: now };
+      const entries = entryLines.map((e, i) => ({
+        id: crypto.randomUUID(),
+        companyId,
+        documentId: id,
+        lineNo: i + 1,
+        ...e,
+      }));
+      return {
+        rows: [
+          { entity: SalesInvoiceEntity, rows: [inv] },
+          { entity: SalesInvoiceRowEntity, rows: rowData },
+          { entity: AccountingEntryEntity, rows: entries },
+          { entity: OutboxEntity, rows: [outboxRow(companyId, subject, event)] },
+        ],
+        value: { inv: inv as unknown as InvoiceRow, rows, entries: entries as unknown as EntryRow[] },
+      };
+    };
+    const given = input.recordNumber?.trim();
+    if (given) {
+      // A number given by the client (checked above): stored now, under this invoice's savepoint.
+      const done = finish(given);
+      await insertAll(tx, done.rows);
+      return { value: done.value };
+    }
+    // The ordner's counter is taken for the whole group after every invoice's work (DESIGN §5, §6).
+    return {
+      numbering: {
+        schema: 'invoicing',
+        companyId,
+        ordner,
+        year: Number(input.dateCreated.slice(0, 4)),
+        used: (t: EntityManager, candidates: string[]) =>
+          usedRecordNumbers(t, '"invoicing"."sales_invoice"', companyId, candidates),
+      },
+      finish,
+    };
   };
   // New invoices of one ordner arriving together share one transaction, each under its own savepoint
   // (issue #13, group commit); an update works on the entity loaded in this request's own unit of work.
-  const saved = existing
-    ? await em.transactional(store)
-    : await groupCommit(`${companyId}:${ordner.id}`, em, store);
+  const saved: Saved = existing
+    ? await em.transactional(async (tx) => {
+        const r = await store(tx);
+        if (!('value' in r)) throw new Error('an update keeps or is given its number');
+        return r.value;
+      })
+    : await groupCommit(`${companyId}:${ordner.id}`, em, (g) => store(g.tx, g));
   deps.kickOutbox();
   // The reply from what was stored: a saved invoice has no payments (an update needs state `issued`).
   return invoiceDto(saved.inv, saved.rows, [], saved.entries, todayIn(ctx.timeZone));

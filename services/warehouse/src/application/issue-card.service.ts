@@ -20,14 +20,17 @@ import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound } from '@bm
 import { request, todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
 import {
+  assertRecordNumberFree,
   type Ctx,
   type DocumentDeps,
   type EntityManager,
   entryDtos,
+  type GroupTx,
   groupCommit,
   insertAll,
   outboxRow,
-  recordNumbering,
+  type Prepared,
+  usedRecordNumbers,
 } from '@bm/service-kit';
 import { mergeSourceRows, type SourceRow } from '../domain/copy.js';
 import { stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
@@ -238,7 +241,7 @@ export async function valueAndStore(
   const items = new Map(resolved.map((x) => [x.item.id, x.item]));
   const cardId = crypto.randomUUID();
 
-  const run = async (tx: EntityManager): Promise<IssueCard> => {
+  const prepare = async (tx: EntityManager, g?: GroupTx): Promise<Prepared<IssueCard>> => {
     const keys = [
       ...new Map(
         lines.map((l) => [
@@ -248,10 +251,11 @@ export async function valueAndStore(
       ).values(),
     ];
     // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
-    if (opts.store) await lockOpenPeriodState(tx, ctx.companyId!, period.id);
+    // Taken once per group commit: the lock holds until the shared transaction ends.
+    if (g) await g.once(`period:${period.id}`, () => lockOpenPeriodState(tx, ctx.companyId!, period.id));
     const balances: Map<string, BalanceRow | undefined> = opts.store
       ? await lockBalances(tx, ctx.companyId!, warehouse.id, keys)
-      : await readBalances(tx, warehouse.id, keys);
+      : await readBalances(tx, ctx.companyId!, warehouse.id, keys);
     const currentKeys = keys.filter((k) =>
       isCurrent(balances.get(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`), dateOperation),
     );
@@ -306,23 +310,20 @@ export async function valueAndStore(
     };
     if (!opts.store)
       return {
-        ...header,
-        recordNumber: null,
-        rows,
-        totalCost: fmt(totalCost),
-        accountingEntries: entries(null),
+        value: {
+          ...header,
+          recordNumber: null,
+          rows,
+          totalCost: fmt(totalCost),
+          accountingEntries: entries(null),
+        },
       };
 
     const companyId = ctx.companyId!;
-    const numbering = recordNumbering(tx, {
-      schema: 'warehouse',
-      companyId,
-      ordner,
-      date: dateOperation,
-      given: input.recordNumber,
-      exists: async (n) => (await tx.count(IssueCardEntity, { recordNumber: n })) > 0,
-    });
-    await numbering.check();
+    const given = input.recordNumber?.trim();
+    const used = (t: EntityManager, candidates: string[]) =>
+      usedRecordNumbers(t, '"warehouse"."issue_card"', companyId, candidates);
+    if (given) await assertRecordNumberFree(given, async (n) => (await used(tx, [n])).size > 0);
     const now = new Date();
     const [seq] = await nextSeqs(tx, 1);
     const storedRows = rows.map((r, i) => ({
@@ -342,53 +343,68 @@ export async function valueAndStore(
       amount: r.amount,
     }));
     await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, { ...ctx, em: tx }, ids));
-    // Last step before commit: the ordner's counter stays locked from here on (DESIGN §5).
-    const recordNumber = await numbering.assign();
-    const card = {
-      id: cardId,
-      companyId,
-      ...header,
-      recordNumber,
-      totalCost: fmt(totalCost),
-      createdAt: now,
+    /** The card, its rows, entries and event under its record number (one statement for the group). */
+    const finish = (recordNumber: string) => {
+      const card = {
+        id: cardId,
+        companyId,
+        ...header,
+        recordNumber,
+        totalCost: fmt(totalCost),
+        createdAt: now,
+      };
+      const storedEntries = entries(recordNumber).map((e, i) => ({
+        id: crypto.randomUUID(),
+        companyId,
+        documentId: cardId,
+        lineNo: i + 1,
+        ...e,
+      }));
+      const event: StockIssuedEvent = {
+        eventId: crypto.randomUUID(),
+        companyId,
+        issueCardId: cardId,
+        recordNumber,
+        warehouseId: warehouse.id,
+        dateOperation,
+        sourceId: header.sourceId,
+        sourceType: header.sourceType,
+        rows: rows.map((r) => ({
+          itemId: r.itemId,
+          lotNumberID: r.lotNumberID,
+          quantity: r.quantity,
+          costPrice: r.costPrice,
+        })),
+      };
+      return {
+        rows: [
+          { entity: IssueCardEntity, rows: [card] },
+          { entity: IssueCardRowEntity, rows: storedRows },
+          { entity: AccountingEntryEntity, rows: storedEntries },
+          { entity: OutboxEntity, rows: [outboxRow(companyId, EventSubjects.stockIssued, event)] },
+        ],
+        value: cardDto(card as CardRow, storedRows as CardRowRow[], storedEntries as EntryRow[]),
+      };
     };
-    const storedEntries = entries(recordNumber).map((e, i) => ({
-      id: crypto.randomUUID(),
-      companyId,
-      documentId: cardId,
-      lineNo: i + 1,
-      ...e,
-    }));
-    const event: StockIssuedEvent = {
-      eventId: crypto.randomUUID(),
-      companyId,
-      issueCardId: cardId,
-      recordNumber,
-      warehouseId: warehouse.id,
-      dateOperation,
-      sourceId: header.sourceId,
-      sourceType: header.sourceType,
-      rows: rows.map((r) => ({
-        itemId: r.itemId,
-        lotNumberID: r.lotNumberID,
-        quantity: r.quantity,
-        costPrice: r.costPrice,
-      })),
+    if (given) {
+      // A number given by the client: stored now, under this card's savepoint.
+      const done = finish(given);
+      await insertAll(tx, done.rows);
+      return { value: done.value };
+    }
+    // The ordner's counter is taken for the whole group after every card's work (DESIGN §5).
+    return {
+      numbering: { schema: 'warehouse', companyId, ordner, year: Number(dateOperation.slice(0, 4)), used },
+      finish,
     };
-    // The ORM's changes (the balances) were flushed by `numbering.assign()`; the card, its rows, entries
-    // and event go in one statement (issue #13).
-    await insertAll(tx, [
-      { entity: IssueCardEntity, rows: [card] },
-      { entity: IssueCardRowEntity, rows: storedRows },
-      { entity: AccountingEntryEntity, rows: storedEntries },
-      { entity: OutboxEntity, rows: [outboxRow(companyId, EventSubjects.stockIssued, event)] },
-    ]);
-    return cardDto(card as CardRow, storedRows as CardRowRow[], storedEntries as EntryRow[]);
   };
-
-  if (!opts.store) return run(em);
+  if (!opts.store) {
+    const preview = await prepare(em);
+    if (!('value' in preview)) throw new Error('a preview stores nothing and takes no number');
+    return preview.value;
+  }
   // Cards of one ordner arriving together share one transaction, each under its own savepoint.
-  const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, run);
+  const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, (g) => prepare(g.tx, g));
   deps.kickOutbox();
   return card;
 }

@@ -35,6 +35,7 @@ import {
   type LayerRow,
   loadKey,
   lotKeyOf,
+  updateBalances,
 } from '../persistence/stock-ledger.repository.js';
 
 /** A stored issue card row as a repost reads and rewrites it (plain data, not an ORM entity). */
@@ -377,6 +378,10 @@ export async function storePosting(
     if (!balance.lastDate || doc.date > balance.lastDate) balance.lastDate = doc.date;
   }
 
+  await updateBalances(
+    tx,
+    plan.keys.map((k) => balances.get(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`)!),
+  );
   await insertRows(
     tx,
     'stock_movement',

@@ -5,14 +5,39 @@
  * are in `domain/`.
  */
 import { type Dec, dec, fmt } from '@bm/money';
-import type { EntityManager } from '@bm/service-kit';
-import { LockMode } from '@mikro-orm/postgresql';
+import { type EntityManager, pgArray } from '@bm/service-kit';
 import type { Layer } from '../domain/fifo.js';
 import type { KeyLedgerState } from '../domain/ledger-replay.js';
-import { StockBalanceEntity, ValuationLayerEntity } from './entities.js';
 
-export type BalanceRow = InstanceType<typeof StockBalanceEntity.class>;
-export type LayerRow = InstanceType<typeof ValuationLayerEntity.class>;
+/**
+ * A balance row of the stock ledger (quantity 4 decimals, value 2 decimals in the company's currency, as
+ * exact decimal strings; `lastDate` `YYYY-MM-DD`). Plain data, outside the unit of work: the write path
+ * locks, reads and writes balances with SQL only (issue #13), so nothing of one document's work stays
+ * managed for the next document of its group commit.
+ */
+export interface BalanceRow {
+  id: string;
+  itemId: string;
+  lotKey: string;
+  quantity: string;
+  value: string;
+  lastDate: string | null;
+}
+
+/** An open FIFO layer as the valuation reads it (exact decimal strings), plain data like {@link BalanceRow}. */
+export interface LayerRow {
+  id: string;
+  itemId: string;
+  lotKey: string;
+  unitCost: string;
+  remainingQuantity: string;
+  remainingValue: string;
+}
+
+const BALANCE_COLUMNS = `"id", "item_id" as "itemId", "lot_key" as "lotKey", "quantity"::text, "value"::text,
+  to_char("last_date", 'YYYY-MM-DD') as "lastDate"`;
+const LAYER_COLUMNS = `"id", "item_id" as "itemId", "lot_key" as "lotKey", "unit_cost"::text as "unitCost",
+  "remaining_quantity"::text as "remainingQuantity", "remaining_value"::text as "remainingValue"`;
 
 /** Lot key of the ledger: the lot id, or the nil UUID for items without lots. */
 export const NIL = '00000000-0000-0000-0000-000000000000';
@@ -46,32 +71,63 @@ export async function lockBalances(
             ? -1
             : 1,
   );
-  const values = uniq.map(() => '(gen_random_uuid(), ?, ?, ?, ?, 0, 0, null)').join(', ');
-  const params = uniq.flatMap((k) => [companyId, warehouseId, k.itemId, lotKeyOf(k.lotNumberID)]);
+  const keyList = (ks: StockKey[]) => ks.map(() => '(?::uuid, ?::uuid)').join(', ');
+  const keyArgs = (ks: StockKey[]) => ks.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)]);
+  const lock = (ks: StockKey[]) =>
+    em.execute<BalanceRow[]>(
+      `select ${BALANCE_COLUMNS} from "warehouse"."stock_balance"
+        where "company_id" = ? and "warehouse_id" = ? and ("item_id", "lot_key") in (${keyList(ks)})
+        order by "item_id", "lot_key" for update`,
+      [companyId, warehouseId, ...keyArgs(ks)],
+    );
+  // Usually every balance exists: one statement locks and reads them all.
+  const rows = await lock(uniq);
+  const out = new Map(rows.map((r) => [`${r.itemId}|${r.lotKey}`, r]));
+  const missing = uniq.filter((k) => !out.has(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`));
+  if (missing.length) {
+    // A first movement of a key: its balance row is created (or found created by a concurrent document).
+    const values = missing.map(() => '(gen_random_uuid(), ?, ?, ?, ?, 0, 0, null)').join(', ');
+    await em.execute(
+      `insert into "warehouse"."stock_balance" ("id", "company_id", "warehouse_id", "item_id", "lot_key", "quantity", "value", "last_date")
+       values ${values} on conflict ("company_id", "warehouse_id", "item_id", "lot_key") do nothing`,
+      missing.flatMap((k) => [companyId, warehouseId, k.itemId, lotKeyOf(k.lotNumberID)]),
+    );
+    for (const r of await lock(missing)) out.set(`${r.itemId}|${r.lotKey}`, r);
+  }
+  return out;
+}
+
+/**
+ * Writes the balances a posting changed (one statement however many keys); inside the document's
+ * transaction, on rows {@link lockBalances} locked.
+ */
+export async function updateBalances(em: EntityManager, balances: BalanceRow[]): Promise<void> {
+  if (!balances.length) return;
   await em.execute(
-    `insert into "warehouse"."stock_balance" ("id", "company_id", "warehouse_id", "item_id", "lot_key", "quantity", "value", "last_date")
-     values ${values} on conflict ("company_id", "warehouse_id", "item_id", "lot_key") do nothing`,
-    params,
+    `update "warehouse"."stock_balance" b set "quantity" = u.q, "value" = u.v, "last_date" = u.d
+       from unnest(?::uuid[], ?::numeric[], ?::numeric[], ?::date[]) as u(id, q, v, d) where b."id" = u.id`,
+    [
+      pgArray(balances.map((b) => b.id)),
+      pgArray(balances.map((b) => b.quantity)),
+      pgArray(balances.map((b) => b.value)),
+      pgArray(balances.map((b) => b.lastDate)),
+    ],
   );
-  const rows = await em.find(
-    StockBalanceEntity,
-    { warehouseId, $or: uniq.map((k) => ({ itemId: k.itemId, lotKey: lotKeyOf(k.lotNumberID) })) },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { itemId: 'asc', lotKey: 'asc' } },
-  );
-  return new Map(rows.map((r) => [`${r.itemId}|${r.lotKey}`, r]));
 }
 
 /** Reads balances without locking (copy preview). Missing keys read as empty stock. */
 export async function readBalances(
   em: EntityManager,
+  companyId: string,
   warehouseId: string,
   keys: StockKey[],
 ): Promise<Map<string, BalanceRow | undefined>> {
   const rows = keys.length
-    ? await em.find(StockBalanceEntity, {
-        warehouseId,
-        $or: keys.map((k) => ({ itemId: k.itemId, lotKey: lotKeyOf(k.lotNumberID) })),
-      })
+    ? await em.execute<BalanceRow[]>(
+        `select ${BALANCE_COLUMNS} from "warehouse"."stock_balance"
+          where "company_id" = ? and "warehouse_id" = ? and ("item_id", "lot_key") in (${keys.map(() => '(?::uuid, ?::uuid)').join(', ')})`,
+        [companyId, warehouseId, ...keys.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)])],
+      )
     : [];
   return new Map(rows.map((r) => [`${r.itemId}|${r.lotKey}`, r]));
 }
@@ -89,6 +145,7 @@ const toLayer = (l: LayerRow): Layer => ({
  */
 export async function openLayers(
   em: EntityManager,
+  companyId: string,
   warehouseId: string,
   key: StockKey,
   needed: Dec,
@@ -96,10 +153,11 @@ export async function openLayers(
   const out: LayerRow[] = [];
   let covered = dec(0);
   for (let batch = 8; ; batch *= 4) {
-    const rows = await em.find(
-      ValuationLayerEntity,
-      { warehouseId, itemId: key.itemId, lotKey: lotKeyOf(key.lotNumberID), remainingQuantity: { $gt: '0' } },
-      { orderBy: { dateOperation: 'asc', seq: 'asc', lineNo: 'asc' }, limit: batch, offset: out.length },
+    const rows = await em.execute<LayerRow[]>(
+      `select ${LAYER_COLUMNS} from "warehouse"."valuation_layer"
+        where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "remaining_quantity" > 0
+        order by "date_operation", "seq", "line_no" limit ${batch} offset ${out.length}`,
+      [companyId, warehouseId, key.itemId, lotKeyOf(key.lotNumberID)],
     );
     for (const r of rows) {
       out.push(r);
@@ -114,7 +172,7 @@ export const FIRST_BATCH = 8;
 
 /**
  * The first {@link FIRST_BATCH} open layers of several keys in one query (a lateral join per key on the
- * partial index), as managed entities. A document with five rows costs one round trip, not five.
+ * partial index), as plain rows. A document with five rows costs one round trip, not five.
  */
 export async function prefetchOpenLayers(
   em: EntityManager,
@@ -125,19 +183,16 @@ export async function prefetchOpenLayers(
   const out = new Map<string, LayerRow[]>(keys.map((k) => [`${k.itemId}|${lotKeyOf(k.lotNumberID)}`, []]));
   if (!keys.length) return out;
   const values = keys.map(() => '(?::uuid, ?::uuid)').join(', ');
-  const rows = await em.execute<Record<string, unknown>[]>(
+  const rows = await em.execute<LayerRow[]>(
     `select l.* from (values ${values}) as k("item_id", "lot_key")
        cross join lateral (
-         select v.* from "warehouse"."valuation_layer" v
+         select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" v
           where v."company_id" = ? and v."warehouse_id" = ? and v."item_id" = k."item_id" and v."lot_key" = k."lot_key"
             and v."remaining_quantity" > 0
           order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`,
     [...keys.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)]), companyId, warehouseId],
   );
-  for (const r of rows) {
-    const layer = em.map(ValuationLayerEntity, r);
-    out.get(`${layer.itemId}|${layer.lotKey}`)?.push(layer);
-  }
+  for (const layer of rows) out.get(`${layer.itemId}|${layer.lotKey}`)?.push(layer);
   return out;
 }
 
@@ -201,7 +256,7 @@ export async function loadKey(
       const rows =
         pre && (pre.length < FIRST_BATCH || covered.gte(o.needed))
           ? pre
-          : await openLayers(em, warehouseId, key, o.needed);
+          : await openLayers(em, companyId, warehouseId, key, o.needed);
       layers = rows.map(toLayer);
     }
     return {
