@@ -66,6 +66,8 @@ export interface AwaitingNumber<T> {
 export type Prepared<T> = { value: T } | AwaitingNumber<T>;
 
 interface Job {
+  /** Row locks the document will take (stock keys), for {@link startGroups}. */
+  locks: readonly string[];
   em: EntityManager;
   work: (g: GroupTx) => Promise<Prepared<unknown>>;
   resolve: (v: unknown) => void;
@@ -76,6 +78,8 @@ interface Job {
 
 const queues = new Map<string, Job[]>();
 const running = new Map<string, number>();
+/** Locks declared by the documents of the running groups of this process (all keys). */
+const held = new Map<string, number>();
 
 /** Groups committed and documents stored by them since the process started (tests and benchmarks read it). */
 export const groupCommitStats = { groups: 0, documents: 0 };
@@ -98,9 +102,11 @@ export function groupCommit<T>(
   key: string,
   em: EntityManager,
   work: (g: GroupTx) => Promise<Prepared<T>>,
+  opts: { locks?: readonly string[] } = {},
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const job: Job = {
+      locks: opts.locks ?? [],
       em,
       work,
       resolve: resolve as (v: unknown) => void,
@@ -115,21 +121,48 @@ export function groupCommit<T>(
   });
 }
 
-/** Starts groups of `key` while documents wait and fewer than {@link PARALLEL_GROUPS} run. */
+/**
+ * Starts groups of `key` while documents wait and fewer than {@link PARALLEL_GROUPS} run. A document whose
+ * declared locks (`opts.locks`: its stock keys) are held by a running group of this process waits for that
+ * group instead of joining a new one: groups, which lock document after document and so not in one sorted
+ * order, never wait for or deadlock with each other. Waiting documents keep their order, so a later one
+ * never overtakes an earlier one on the same lock.
+ */
 function startGroups(key: string): void {
   for (;;) {
     const queue = queues.get(key);
     const busy = running.get(key) ?? 0;
     if (!queue?.length || busy >= PARALLEL_GROUPS) return;
-    const group = queue.splice(0, MAX_GROUP);
-    if (!queue.length) queues.delete(key);
+    const group: Job[] = [];
+    const blocked = new Set<string>();
+    const rest: Job[] = [];
+    for (const job of queue) {
+      const free = group.length < MAX_GROUP && !job.locks.some((l) => held.has(l) || blocked.has(l));
+      if (free) group.push(job);
+      else {
+        rest.push(job);
+        // Later documents must not overtake this one on its locks.
+        for (const l of job.locks) blocked.add(l);
+      }
+    }
+    if (!group.length) return;
+    if (rest.length) queues.set(key, rest);
+    else queues.delete(key);
+    const locks = group.flatMap((j) => j.locks);
+    for (const l of locks) held.set(l, (held.get(l) ?? 0) + 1);
     running.set(key, busy + 1);
     void commitGroup(group).then((retry) => {
+      for (const l of locks) {
+        const n = (held.get(l) ?? 1) - 1;
+        if (n) held.set(l, n);
+        else held.delete(l);
+      }
       const left = (running.get(key) ?? 1) - 1;
       if (left) running.set(key, left);
       else running.delete(key);
       if (retry.length) queues.set(key, [...retry, ...(queues.get(key) ?? [])]);
-      startGroups(key);
+      // Freed locks may let documents of any key go on.
+      for (const k of [...queues.keys()]) startGroups(k);
     });
   }
 }

@@ -87,3 +87,24 @@ export async function insertAll(em: EntityManager, parts: InsertPart[]): Promise
     : last.sql;
   await em.execute(sql, [...statements.flatMap((s) => s.params), ...last.params]);
 }
+
+/** One SQL statement with its `?` parameters. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Runs independent writes (inserts, updates of different rows) as one statement: all but the last as
+ * data-modifying CTEs (issue #13: one round trip for a document's ledger writes). They share one
+ * snapshot and do not see each other's rows, so a write must not depend on another one of the same call.
+ */
+export async function executeAll(em: EntityManager, statements: Statement[]): Promise<void> {
+  if (!statements.length) return;
+  const last = statements.at(-1)!;
+  const head = statements.slice(0, -1);
+  const sql = head.length
+    ? `with ${head.map((s, i) => `w${i} as (${s.sql})`).join(', ')} ${last.sql}`
+    : last.sql;
+  await em.execute(sql, [...head.flatMap((s) => s.params), ...last.params]);
+}

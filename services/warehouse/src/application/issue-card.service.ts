@@ -404,7 +404,9 @@ export async function valueAndStore(
     return preview.value;
   }
   // Cards of one ordner arriving together share one transaction, each under its own savepoint.
-  const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, (g) => prepare(g.tx, g));
+  // Its stock keys are declared, so groups of this process never wait for each other's balance locks.
+  const locks = lines.map((l) => `${warehouse.id}:${stockKey(l.itemId, l.lotNumberID)}`);
+  const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, (g) => prepare(g.tx, g), { locks });
   deps.kickOutbox();
   return card;
 }

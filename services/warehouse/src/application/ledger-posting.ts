@@ -14,7 +14,14 @@
 import { EventSubjects, type StockRevaluedEvent } from '@bm/contracts';
 import { ErrorCode, unprocessable } from '@bm/errors';
 import { type Dec, dec, fmt, sum } from '@bm/money';
-import { type Ctx, type EntityManager, enqueueEvent, pgArray } from '@bm/service-kit';
+import {
+  type Ctx,
+  type EntityManager,
+  enqueueEvent,
+  executeAll,
+  pgArray,
+  type Statement,
+} from '@bm/service-kit';
 import {
   availableFrom,
   type DocResult,
@@ -30,12 +37,12 @@ import { issueEntries, receiptEntries, type WarehouseAccounts } from '../domain/
 import { AccountingEntryEntity, OutboxEntity, ReceiptCardRowEntity } from '../persistence/entities.js';
 import {
   type BalanceRow,
+  balancesUpdate,
   type KeyLoad,
   type LaterDocRef,
   type LayerRow,
   loadKey,
   lotKeyOf,
-  updateBalances,
 } from '../persistence/stock-ledger.repository.js';
 
 /** A stored issue card row as a repost reads and rewrites it (plain data, not an ORM entity). */
@@ -378,12 +385,15 @@ export async function storePosting(
     if (!balance.lastDate || doc.date > balance.lastDate) balance.lastDate = doc.date;
   }
 
-  await updateBalances(
-    tx,
+  // The ledger's writes of the document go to PostgreSQL as one statement (issue #13): balances,
+  // movements, new layers, consumptions and the layers' remaining stock.
+  const writes: Statement[] = [];
+  const balanceUpdate = balancesUpdate(
     plan.keys.map((k) => balances.get(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`)!),
   );
-  await insertRows(
-    tx,
+  if (balanceUpdate) writes.push(balanceUpdate);
+  pushInsert(
+    writes,
     'stock_movement',
     [
       'company_id',
@@ -400,8 +410,8 @@ export async function storePosting(
     ['uuid', 'uuid', 'uuid', 'uuid', 'date', 'int8', 'numeric', 'numeric', 'text', 'uuid'],
     movements,
   );
-  await insertRows(
-    tx,
+  pushInsert(
+    writes,
     'valuation_layer',
     [
       'id',
@@ -436,19 +446,20 @@ export async function storePosting(
     layers,
     false,
   );
-  await insertRows(
-    tx,
+  pushInsert(
+    writes,
     'layer_consumption',
     ['company_id', 'layer_id', 'document_id', 'date_operation', 'quantity', 'value'],
     ['uuid', 'uuid', 'uuid', 'date', 'numeric', 'numeric'],
     consumptions,
   );
   if (layerUpdates.length)
-    await tx.execute(
-      `update "warehouse"."valuation_layer" l set "remaining_quantity" = u.q, "remaining_value" = u.v
+    writes.push({
+      sql: `update "warehouse"."valuation_layer" l set "remaining_quantity" = u.q, "remaining_value" = u.v
          from unnest(?::uuid[], ?::numeric[], ?::numeric[]) as u(id, q, v) where l."id" = u.id`,
-      [0, 1, 2].map((c) => pgArray(layerUpdates.map((u) => u[c]))),
-    );
+      params: [0, 1, 2].map((c) => pgArray(layerUpdates.map((u) => u[c]))),
+    });
+  await executeAll(tx, writes);
   const revalued = [
     ...(await reviseLaterIssueCards(tx, ctx, plan, repostedLines)),
     ...(await reviseLaterReceipts(tx, ctx, plan, laterReceipts)),
@@ -471,27 +482,37 @@ export async function storePosting(
 }
 
 /**
- * Inserts rows with one statement per table (`insert … select from unnest(…)`, one round trip however
- * many rows); `withId` prepends a generated id column.
+ * The statement inserting rows into one table (`insert … select from unnest(…)`, one statement however
+ * many rows); `withId` prepends a generated id column. Undefined when there are no rows.
  */
-async function insertRows(
-  tx: EntityManager,
+function insertStatement(
   table: string,
   columns: string[],
   types: string[],
   rows: unknown[][],
   withId = true,
-): Promise<void> {
-  if (!rows.length) return;
-  const arrays = columns.map((_, c) => pgArray(rows.map((r) => r[c])));
+): Statement | undefined {
+  if (!rows.length) return undefined;
   const cols = (withId ? ['id', ...columns] : columns).map((c) => `"${c}"`).join(', ');
   const sel = columns.map((_, c) => `u.c${c}`).join(', ');
-  await tx.execute(
-    `insert into "warehouse"."${table}" (${cols})
+  return {
+    sql: `insert into "warehouse"."${table}" (${cols})
      select ${withId ? 'gen_random_uuid(), ' : ''}${sel}
        from unnest(${types.map((t) => `?::${t}[]`).join(', ')}) as u(${columns.map((_, c) => `c${c}`).join(', ')})`,
-    arrays,
-  );
+    params: columns.map((_, c) => pgArray(rows.map((r) => r[c]))),
+  };
+}
+
+/** Inserts rows with one statement (see {@link insertStatement}). */
+async function insertRows(tx: EntityManager, ...args: Parameters<typeof insertStatement>): Promise<void> {
+  const st = insertStatement(...args);
+  if (st) await tx.execute(st.sql, st.params);
+}
+
+/** Adds the insert of rows to `writes` (see {@link insertStatement}). */
+function pushInsert(writes: Statement[], ...args: Parameters<typeof insertStatement>): void {
+  const st = insertStatement(...args);
+  if (st) writes.push(st);
 }
 
 /**

@@ -5,7 +5,7 @@
  * are in `domain/`.
  */
 import { type Dec, dec, fmt } from '@bm/money';
-import { type EntityManager, pgArray } from '@bm/service-kit';
+import { type EntityManager, pgArray, type Statement } from '@bm/service-kit';
 import type { Layer } from '../domain/fifo.js';
 import type { KeyLedgerState } from '../domain/ledger-replay.js';
 
@@ -71,14 +71,19 @@ export async function lockBalances(
             ? -1
             : 1,
   );
-  const keyList = (ks: StockKey[]) => ks.map(() => '(?::uuid, ?::uuid)').join(', ');
-  const keyArgs = (ks: StockKey[]) => ks.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)]);
+  // One statement text for any number of keys (the keys as two arrays joined on the unique index).
   const lock = (ks: StockKey[]) =>
     em.execute<BalanceRow[]>(
-      `select ${BALANCE_COLUMNS} from "warehouse"."stock_balance"
-        where "company_id" = ? and "warehouse_id" = ? and ("item_id", "lot_key") in (${keyList(ks)})
-        order by "item_id", "lot_key" for update`,
-      [companyId, warehouseId, ...keyArgs(ks)],
+      `select ${BALANCE_COLUMNS} from "warehouse"."stock_balance" b
+         join unnest(?::uuid[], ?::uuid[]) as k("item", "lot") on b."item_id" = k."item" and b."lot_key" = k."lot"
+        where b."company_id" = ? and b."warehouse_id" = ?
+        order by b."item_id", b."lot_key" for update of b`,
+      [
+        pgArray(ks.map((k) => k.itemId)),
+        pgArray(ks.map((k) => lotKeyOf(k.lotNumberID))),
+        companyId,
+        warehouseId,
+      ],
     );
   // Usually every balance exists: one statement locks and reads them all.
   const rows = await lock(uniq);
@@ -98,21 +103,21 @@ export async function lockBalances(
 }
 
 /**
- * Writes the balances a posting changed (one statement however many keys); inside the document's
- * transaction, on rows {@link lockBalances} locked.
+ * The statement writing the balances a posting changed (one statement however many keys; undefined for
+ * none), run inside the document's transaction on rows {@link lockBalances} locked.
  */
-export async function updateBalances(em: EntityManager, balances: BalanceRow[]): Promise<void> {
-  if (!balances.length) return;
-  await em.execute(
-    `update "warehouse"."stock_balance" b set "quantity" = u.q, "value" = u.v, "last_date" = u.d
+export function balancesUpdate(balances: BalanceRow[]): Statement | undefined {
+  if (!balances.length) return undefined;
+  return {
+    sql: `update "warehouse"."stock_balance" b set "quantity" = u.q, "value" = u.v, "last_date" = u.d
        from unnest(?::uuid[], ?::numeric[], ?::numeric[], ?::date[]) as u(id, q, v, d) where b."id" = u.id`,
-    [
+    params: [
       pgArray(balances.map((b) => b.id)),
       pgArray(balances.map((b) => b.quantity)),
       pgArray(balances.map((b) => b.value)),
       pgArray(balances.map((b) => b.lastDate)),
     ],
-  );
+  };
 }
 
 /** Reads balances without locking (copy preview). Missing keys read as empty stock. */
