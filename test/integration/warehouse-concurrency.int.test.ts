@@ -116,6 +116,7 @@ describe('group commit per ordner (issue #13)', () => {
 
   it('any mix of concurrent cards in one ordner: each answered on its own, numbers gapless, every refusal asked for more than was left, stock exact', async () => {
     const before = { ...groupCommitStats };
+    groupCommitStats.largest = 0; // measured for this test alone
     await fc.assert(
       fc.asyncProperty(fc.array(card, { minLength: 10, maxLength: 40 }), async (docs) => {
         run++;
@@ -184,10 +185,8 @@ describe('group commit per ordner (issue #13)', () => {
       }),
       { numRuns: Number(process.env.GROUP_COMMIT_RUNS ?? 6) },
     );
-    // The cards were in fact grouped: some transactions stored more than one card.
-    const groups = groupCommitStats.groups - before.groups;
-    const documents = groupCommitStats.documents - before.documents;
-    expect(groups).toBeGreaterThan(0);
-    expect(documents).toBeGreaterThan(groups);
+    // The cards were in fact grouped: some transaction began with more than one card.
+    expect(groupCommitStats.groups).toBeGreaterThan(before.groups);
+    expect(groupCommitStats.largest).toBeGreaterThan(1);
   });
 });

@@ -141,7 +141,11 @@ export interface ServeOptions {
   /** Instance id put on every reply (`Service-Instance`), to see which replica answered. */
   instance?: string;
   /** Called around the handler, e.g. to fork an EntityManager and run in its context. */
-  wrap?: <T>(ctx: RequestContext, fn: (extra: Record<string, unknown>) => Promise<T>) => Promise<T>;
+  wrap?: <T>(
+    ctx: RequestContext,
+    fn: (extra: Record<string, unknown>) => Promise<T>,
+    subject?: string,
+  ) => Promise<T>;
 }
 
 /**
@@ -192,7 +196,7 @@ async function handleMessage(
     }
     const req = parseOrThrow(contract.request, body);
     const run = (extra: Record<string, unknown>) => handler(req, { ...ctx, ...extra, log });
-    const reply = opts.wrap ? await opts.wrap(ctx, run) : await run({});
+    const reply = opts.wrap ? await opts.wrap(ctx, run, contract.subject) : await run({});
     msg.respond(await outgoing(opts.nc, enc.encode(JSON.stringify(reply ?? null)), replyHeaders), {
       headers: replyHeaders,
     });

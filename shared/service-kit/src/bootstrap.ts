@@ -92,10 +92,14 @@ export async function startService(o: StartOptions): Promise<RunningService> {
     log,
     nc,
     instance,
-    wrap: async <T>(ctx: RequestContext, fn: (extra: Record<string, unknown>) => Promise<T>): Promise<T> => {
+    wrap: async <T>(
+      ctx: RequestContext,
+      fn: (extra: Record<string, unknown>) => Promise<T>,
+      subject?: string,
+    ): Promise<T> => {
       inFlight++;
       try {
-        return await wrapDb(ctx, fn);
+        return await wrapDb(ctx, fn, subject);
       } finally {
         inFlight--;
         if (inFlight === 0) idle?.();

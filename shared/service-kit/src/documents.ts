@@ -6,6 +6,7 @@
 import type { AccountingEntry } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, referenceNotFound, unprocessable } from '@bm/errors';
 import { defineEntity, type EntityManager, type EntityName, p } from '@mikro-orm/postgresql';
+import { cachedMasterData } from './master-data-cache.js';
 import { companyFilter } from './orm.js';
 
 /** The columns every tenant-owned entity starts with: `id` (GUID) and `companyId` (DESIGN §3). */
@@ -59,10 +60,12 @@ export async function resolveOrdner(
   documentType: string,
 ): Promise<OrdnerRow> {
   const path = id ? 'ordnerId' : 'ordnerCode';
-  const o =
+  const schema = em.getMetadata().get(entity as any).schema;
+  const o = await cachedMasterData(em, `${schema}:ordner:${id ?? ''}:${code ?? ''}:${documentType}`, () =>
     id || code
-      ? await em.findOne(entity, id ? { id } : { code: code! })
-      : await em.findOne(entity, { documentType, isDefault: true });
+      ? em.findOne(entity, id ? { id } : { code: code! }, { disableIdentityMap: true })
+      : em.findOne(entity, { documentType, isDefault: true }, { disableIdentityMap: true }),
+  );
   if (!o) {
     if (id || code) throw referenceNotFound(path, 'ordner');
     throw unprocessable(ErrorCode.ReferenceNotFound, `the company has no ${documentType} ordner`);

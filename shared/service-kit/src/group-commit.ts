@@ -81,8 +81,11 @@ const running = new Map<string, number>();
 /** Locks declared by the documents of the running groups of this process (all keys). */
 const held = new Map<string, number>();
 
-/** Groups committed and documents stored by them since the process started (tests and benchmarks read it). */
-export const groupCommitStats = { groups: 0, documents: 0 };
+/**
+ * Since the process started: groups committed, documents stored by them, and the most documents one
+ * group began with (tests and benchmarks read it).
+ */
+export const groupCommitStats = { groups: 0, documents: 0, largest: 0 };
 
 const sqlStateOf = (e: unknown): string | undefined => (e as any)?.code ?? (e as any)?.cause?.code;
 /** A document that lost a lock race to another transaction, not one refused for its own data. */
@@ -176,6 +179,7 @@ async function commitGroup(jobs: Job[]): Promise<Job[]> {
     else group.push(job);
   }
   if (!group.length) return [];
+  groupCommitStats.largest = Math.max(groupCommitStats.largest, group.length);
   const deadlines = group.map((j) => j.deadline).filter((d): d is number => d !== undefined);
   const deadline = deadlines.length ? Math.min(...deadlines) : undefined;
   /** Documents not yet refused or put back: the group's outcome is theirs. */

@@ -7,6 +7,7 @@ export * from './deadline.js';
 export * from './documents.js';
 export * from './event-delivery.js';
 export * from './group-commit.js';
+export * from './master-data-cache.js';
 export * from './orm.js';
 export * from './outbox.js';
 export * from './record-number.js';

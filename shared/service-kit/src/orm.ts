@@ -20,6 +20,7 @@ import {
 } from '@mikro-orm/postgresql';
 
 import { DeadlineSubscriber, withDeadline } from './deadline.js';
+import { invalidateAfter } from './master-data-cache.js';
 
 export { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
@@ -96,14 +97,21 @@ export function forkFor(orm: MikroORM, ctx: Pick<RequestContext, 'companyId'>): 
 
 /**
  * `serve` wrapper: gives each message its own EntityManager (`ctx.em`), runs it under the message's
- * deadline (its transactions get `statement_timeout`/`lock_timeout` and roll back past it) and maps
- * database errors.
+ * deadline (its transactions get `statement_timeout`/`lock_timeout` and roll back past it), maps
+ * database errors, and after a master-data write drops the company's cached master data.
  */
 export function emWrap(orm: MikroORM) {
-  return async <T>(ctx: RequestContext, fn: (extra: Record<string, unknown>) => Promise<T>): Promise<T> => {
+  return async <T>(
+    ctx: RequestContext,
+    fn: (extra: Record<string, unknown>) => Promise<T>,
+    subject?: string,
+  ): Promise<T> => {
     const em = forkFor(orm, ctx);
     try {
-      return await withDeadline(ctx.deadline, () => fn({ em }));
+      // A master-data write drops the company's cached master data (master-data-cache.ts).
+      return await invalidateAfter(subject, ctx.companyId, () =>
+        withDeadline(ctx.deadline, () => fn({ em })),
+      );
     } catch (e) {
       throw mapDbError(e);
     }

@@ -6,8 +6,9 @@
 import { type Item, type Period, resolveCatalog, resolveWarehouse } from '@bm/contracts';
 import { AppError, ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
 import { type RequestContext, request } from '@bm/messaging';
-import { type EntityManager, ordnerResolver, type ServiceKit } from '@bm/service-kit';
+import { cachedMasterData, type EntityManager, ordnerResolver, type ServiceKit } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 import {
   BankAccountEntity,
   CodeListEntity,
@@ -21,7 +22,9 @@ export type PartnerRow = InstanceType<typeof PartnerEntity.class>;
 export type ProfileRow = InstanceType<typeof CompanyProfileEntity.class>;
 
 export async function companyProfile(em: EntityManager): Promise<ProfileRow> {
-  const p = await em.findOne(CompanyProfileEntity, {});
+  const p = await cachedMasterData(em, 'invoicing:profile', () =>
+    em.findOne(CompanyProfileEntity, {}, { disableIdentityMap: true }),
+  );
   if (!p) throw unprocessable(ErrorCode.ReferenceNotFound, 'the company has no tax profile');
   return p;
 }
@@ -34,7 +37,9 @@ export async function resolvePartner(
   id: string | null | undefined,
 ): Promise<PartnerRow | null> {
   if (!id) return null;
-  const p = await em.findOne(PartnerEntity, { id });
+  const p = await cachedMasterData(em, `invoicing:partner:${id}`, () =>
+    em.findOne(PartnerEntity, { id }, { disableIdentityMap: true }),
+  );
   if (!p) throw referenceNotFound('partnerId', 'partner');
   return p;
 }
@@ -53,9 +58,17 @@ export async function resolvePeriodLocal(
   field = 'dateAccounting',
   operationDate?: string | null,
 ): Promise<Period> {
-  const p = periodId
-    ? await em.findOne(PeriodEntity, { id: periodId })
-    : await em.findOne(PeriodEntity, { dateFrom: { $lte: date }, dateTo: { $gte: date } });
+  // Cached: a period closed meanwhile is still refused, by the share lock and check inside the
+  // document's transaction (lockOpenPeriod).
+  const p = await cachedMasterData(em, `invoicing:period:${periodId ?? `@${date}`}`, () =>
+    periodId
+      ? em.findOne(PeriodEntity, { id: periodId }, { disableIdentityMap: true })
+      : em.findOne(
+          PeriodEntity,
+          { dateFrom: { $lte: date }, dateTo: { $gte: date } },
+          { disableIdentityMap: true },
+        ),
+  );
   const path = periodId ? 'periodId' : field;
   if (!p)
     throw unprocessable(
@@ -129,20 +142,34 @@ export async function resolveBankAccount(
   id: string | null | undefined,
 ): Promise<string | null> {
   if (id) {
-    if (!(await em.count(BankAccountEntity, { id })))
-      throw referenceNotFound('bankAccountId', 'bank account');
+    const known = await cachedMasterData(em, `invoicing:bank-account:${id}`, async () =>
+      (await em.count(BankAccountEntity, { id })) ? true : null,
+    );
+    if (!known) throw referenceNotFound('bankAccountId', 'bank account');
     return id;
   }
-  return (await em.findOne(BankAccountEntity, { isDefault: true }))?.id ?? null;
+  const byDefault = await cachedMasterData(em, 'invoicing:bank-account:default', async () => ({
+    id: (await em.findOne(BankAccountEntity, { isDefault: true }, { disableIdentityMap: true }))?.id ?? null,
+  }));
+  return byDefault.id;
 }
 
 /** The warehouse by id or code, from the warehouse service. */
+/**
+ * Warehouses this replica has seen exist, by company and id (issue #13: no call to the warehouse service
+ * on every invoice). Warehouses are never deleted, so an id once found stays valid; a code is asked every
+ * time (codes can change), and so is an unknown id.
+ */
+const knownWarehouses = new LRUCache<string, true>({ max: 100_000 });
+
+/** The warehouse's id by id or code, asked from the warehouse service (422 ReferenceNotFound). */
 export async function resolveWarehouseRemote(
   kit: ServiceKit,
   ctx: RequestContext,
   id?: string,
   code?: string,
 ): Promise<string> {
+  if (id && knownWarehouses.has(`${ctx.companyId}:${id}`)) return id;
   const w = await request(kit.nc, resolveWarehouse, { id: id ?? null, code: code ?? null }, ctx).catch(
     (e) => {
       if (e instanceof AppError && e.code === ErrorCode.NotFound)
@@ -150,6 +177,7 @@ export async function resolveWarehouseRemote(
       throw e;
     },
   );
+  knownWarehouses.set(`${ctx.companyId}:${w.id}`, true);
   return w.id;
 }
 

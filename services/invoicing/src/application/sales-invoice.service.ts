@@ -24,6 +24,7 @@ import { dec } from '@bm/money';
 import {
   addEntries,
   type Ctx,
+  cachedMasterData,
   type DocumentDeps,
   type EntityManager,
   enqueueEvent,
@@ -84,8 +85,21 @@ type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
 
 export type InvoicingDeps = DocumentDeps;
 
-/** The VAT codes a selection may need: those of the countries in play, plus any named by id or code. */
+/**
+ * The VAT codes a selection may need: those of the countries in play, plus any named by id or code (from
+ * the master-data cache: VAT codes change by a write of this service, which drops the cache).
+ */
 async function loadVatCodes(
+  em: EntityManager,
+  countries: string[],
+  ids: string[],
+  codes: string[],
+): Promise<VatCodeDef[]> {
+  const key = [countries, ids, codes].map((l) => [...l].sort().join(',')).join('|');
+  return cachedMasterData(em, `invoicing:vat-codes:${key}`, () => readVatCodes(em, countries, ids, codes));
+}
+
+async function readVatCodes(
   em: EntityManager,
   countries: string[],
   ids: string[],

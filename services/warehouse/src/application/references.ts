@@ -14,7 +14,16 @@ import {
   validationFailed,
 } from '@bm/errors';
 import { type RequestContext, request } from '@bm/messaging';
-import { type EntityManager, type OrdnerRow, ordnerResolver, type ServiceKit } from '@bm/service-kit';
+import {
+  cachedMasterData,
+  type EntityManager,
+  keepMasterData,
+  masterDataGeneration,
+  type OrdnerRow,
+  ordnerResolver,
+  peekMasterData,
+  type ServiceKit,
+} from '@bm/service-kit';
 import { LRUCache } from 'lru-cache';
 import {
   ItemEntity,
@@ -42,7 +51,9 @@ export async function resolveWarehouse(
   id: string | undefined,
   code: string | undefined,
 ): Promise<WarehouseRow> {
-  const w = await em.findOne(WarehouseEntity, id ? { id } : { code: code! });
+  const w = await cachedMasterData(em, `warehouse:warehouse:${id ?? ''}:${code ?? ''}`, () =>
+    em.findOne(WarehouseEntity, id ? { id } : { code: code! }, { disableIdentityMap: true }),
+  );
   if (!w) throw referenceNotFound(id ? 'warehouseId' : 'warehouseCode', 'warehouse');
   return w;
 }
@@ -68,7 +79,26 @@ export interface ResolvedRow {
 export async function resolveRows(em: EntityManager, rows: RowRef[]): Promise<ResolvedRow[]> {
   const ids = [...new Set(rows.map((r) => r.itemId).filter((x): x is string => !!x))];
   const codes = [...new Set(rows.filter((r) => !r.itemId).map((r) => r.itemCode!))];
-  const items = await em.find(ItemEntity, { $or: [{ id: { $in: ids } }, { code: { $in: codes } }] });
+  // Items by id from the master-data cache; the others (and any by code) in one query.
+  const generation = masterDataGeneration(em);
+  const items: ItemRow[] = [];
+  const missing: string[] = [];
+  for (const id of ids) {
+    const hit = peekMasterData<ItemRow>(em, `warehouse:item:${id}`);
+    if (hit) items.push(hit);
+    else missing.push(id);
+  }
+  if (missing.length || codes.length) {
+    const loaded = await em.find(
+      ItemEntity,
+      { $or: [{ id: { $in: missing } }, { code: { $in: codes } }] },
+      { disableIdentityMap: true },
+    );
+    for (const item of loaded) {
+      items.push(item);
+      keepMasterData(em, `warehouse:item:${item.id}`, item, generation);
+    }
+  }
   const unitIds = [...new Set(rows.map((r) => r.unitId).filter((x): x is string => !!x))];
   const unitCodes = [...new Set(rows.map((r) => r.unitCode).filter((x): x is string => !!x))];
   const units =
