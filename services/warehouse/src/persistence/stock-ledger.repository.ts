@@ -71,13 +71,16 @@ export async function lockBalances(
             ? -1
             : 1,
   );
-  // One statement text for any number of keys (the keys as two arrays joined on the unique index).
+  // One statement text for any number of keys: the keys as two arrays, each looked up (and locked, in
+  // the arrays' sorted order) through the unique index by a lateral subquery.
   const lock = (ks: StockKey[]) =>
     em.execute<BalanceRow[]>(
-      `select ${BALANCE_COLUMNS} from "warehouse"."stock_balance" b
-         join unnest(?::uuid[], ?::uuid[]) as k("item", "lot") on b."item_id" = k."item" and b."lot_key" = k."lot"
-        where b."company_id" = ? and b."warehouse_id" = ?
-        order by b."item_id", b."lot_key" for update of b`,
+      `select b.* from unnest(?::uuid[], ?::uuid[]) with ordinality as k("item", "lot", "n")
+         cross join lateral (
+           select ${BALANCE_COLUMNS} from "warehouse"."stock_balance" s
+            where s."company_id" = ? and s."warehouse_id" = ? and s."item_id" = k."item" and s."lot_key" = k."lot"
+            for update) b
+        order by k."n"`,
       [
         pgArray(ks.map((k) => k.itemId)),
         pgArray(ks.map((k) => lotKeyOf(k.lotNumberID))),
