@@ -154,19 +154,25 @@ function startGroups(key: string): void {
     const locks = group.flatMap((j) => j.locks);
     for (const l of locks) held.set(l, (held.get(l) ?? 0) + 1);
     running.set(key, busy + 1);
-    void commitGroup(group).then((retry) => {
-      for (const l of locks) {
-        const n = (held.get(l) ?? 1) - 1;
-        if (n) held.set(l, n);
-        else held.delete(l);
-      }
-      const left = (running.get(key) ?? 1) - 1;
-      if (left) running.set(key, left);
-      else running.delete(key);
-      if (retry.length) queues.set(key, [...retry, ...(queues.get(key) ?? [])]);
-      // Freed locks may let documents of any key go on.
-      for (const k of [...queues.keys()]) startGroups(k);
-    });
+    // commitGroup settles every document itself; the catch only keeps the key from ever staying busy.
+    void commitGroup(group)
+      .catch((e): Job[] => {
+        for (const job of group) job.reject(e);
+        return [];
+      })
+      .then((retry) => {
+        for (const l of locks) {
+          const n = (held.get(l) ?? 1) - 1;
+          if (n) held.set(l, n);
+          else held.delete(l);
+        }
+        const left = (running.get(key) ?? 1) - 1;
+        if (left) running.set(key, left);
+        else running.delete(key);
+        if (retry.length) queues.set(key, [...retry, ...(queues.get(key) ?? [])]);
+        // Freed locks may let documents of any key go on.
+        for (const k of [...queues.keys()]) startGroups(k);
+      });
   }
 }
 
