@@ -5,7 +5,8 @@
  * stock state of every (item, lot) as of `dateOperation`, value the rows by the warehouse's method,
  * refuse with 422 OperationCanceledException when stock would go negative and that is not allowed, then
  * (create only) take the record number and store card, rows, ledger movements, layer changes, balances,
- * accounting entries and the `stock-issued` event in one transaction.
+ * accounting entries and the `stock-issued` event in one transaction: the group commit of the card's
+ * ordner (service-kit `groupCommit`, issue #13), under the card's own savepoint.
  */
 import {
   EventSubjects,
@@ -214,8 +215,9 @@ export async function issueCard(
 }
 
 /**
- * Values a resolved issue card as of its `dateOperation` and, with `store`, stores it in one transaction
- * (locks per item and lot, record number, card, rows, ledger, layers, balances, entries, outbox event).
+ * Values a resolved issue card as of its `dateOperation` and, with `store`, stores it in its ordner's group
+ * commit (locks per item and lot, ledger, layers, balances under its savepoint; then record number, card,
+ * rows, entries and outbox event with the group).
  * @throws 422 OperationCanceledException with `shortfalls`; 409 DuplicateRecordNumber.
  */
 export async function valueAndStore(
