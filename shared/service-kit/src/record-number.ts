@@ -39,23 +39,10 @@ export async function takeRecordNumber(
   year: number,
   exists: (n: string) => Promise<boolean>,
 ): Promise<string> {
-  const key = restartsYearly(ordner.numberFormat) ? year : 0;
-  // The year-less counter's first row continues the per-year counters an earlier version kept.
-  const first =
-    key === 0
-      ? `1 + coalesce((select max("last_value") from "${schema}"."ordner_counter" where "ordner_id" = ?), 0)`
-      : '1';
-  const params = key === 0 ? [companyId, ordner.id, key, ordner.id] : [companyId, ordner.id, key];
-  for (;;) {
-    const [row] = await em.execute<{ last_value: number }[]>(
-      `insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value") values (?, ?, ?, ${first})
-       on conflict ("ordner_id", "year") do update set "last_value" = "ordner_counter"."last_value" + 1
-       returning "last_value"`,
-      params,
-    );
-    const n = formatRecordNumber(ordner.numberFormat, year, Number(row.last_value));
-    if (!(await exists(n))) return n;
-  }
+  const [n] = await takeRecordNumbers(em, schema, companyId, ordner, year, 1, async ([candidate]) =>
+    (await exists(candidate)) ? new Set([candidate]) : new Set(),
+  );
+  return n;
 }
 
 /**
