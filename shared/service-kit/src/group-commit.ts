@@ -18,7 +18,7 @@
  *
  * The counter row is locked only from step 2 to the commit, so up to {@link PARALLEL_GROUPS} groups of
  * one key do their step 1 at the same time on their own connections. A document with a number given by
- * the client stores itself in step 1 (its number is checked there, under its savepoint).
+ * the client is inserted in step 1, under its savepoint (the document checks the number is free).
  *
  * The unit of work is cleared after every document, so no managed entity of one document's work (or of
  * one rolled back) is seen by the next. Per process: replicas group their own documents; documents of one
@@ -27,7 +27,7 @@
 import { deadlinePassed } from '@bm/messaging';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentDeadline, underDeadline } from './deadline.js';
-import { takeRecordNumbers } from './record-number.js';
+import { takeRecordNumbers, usedRecordNumbers } from './record-number.js';
 import { type InsertPart, insertAll } from './set-insert.js';
 
 /** Most documents in one transaction: PostgreSQL caches 64 subtransactions per backend before overflowing. */
@@ -55,8 +55,10 @@ export interface AwaitingNumber<T> {
     ordner: { id: string; numberFormat: string };
     /** Year of the date that decides the number (dateOperation of cards, dateCreated of invoices). */
     year: number;
-    /** Which of `candidates` documents of this kind already use (numbers given by hand). */
-    used: (tx: EntityManager, candidates: string[]) => Promise<Set<string>>;
+    /** The documents' table (`"warehouse"."issue_card"`), whose numbers used by hand are skipped. */
+    table: string;
+    /** A number given by the client (already checked free): stored at once, under the savepoint. */
+    given?: string;
   };
   /** The rows to insert for the document under `recordNumber`, and its answer. */
   finish: (recordNumber: string) => { rows: InsertPart[]; value: T };
@@ -216,8 +218,12 @@ async function commitGroup(jobs: Job[]): Promise<Job[]> {
           try {
             const prepared = await job.work(g);
             await tx.flush();
-            if ('finish' in prepared) waiting.push({ job, doc: prepared });
-            else stored.push({ job, value: prepared.value });
+            if (!('finish' in prepared)) stored.push({ job, value: prepared.value });
+            else if (prepared.numbering.given) {
+              const done = prepared.finish(prepared.numbering.given);
+              await insertAll(tx, done.rows);
+              stored.push({ job, value: done.value });
+            } else waiting.push({ job, doc: prepared });
           } catch (e) {
             tx.clear();
             await tx.execute(`rollback to savepoint ${savepoint}`);
@@ -246,7 +252,7 @@ async function commitGroup(jobs: Job[]): Promise<Job[]> {
             n.ordner,
             year,
             list.length,
-            (c) => n.used(tx, c),
+            (c) => usedRecordNumbers(tx, n.table, n.companyId, c),
           );
           for (const [i, w] of list.entries()) {
             const done = w.doc.finish(numbers[i]);

@@ -31,11 +31,9 @@ import {
   entryDtos,
   type GroupTx,
   groupCommit,
-  insertAll,
   outboxRow,
   type Prepared,
   recordNumbering,
-  usedRecordNumbers,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { reversal, salesEntries } from '../domain/invoice-accounting.js';
@@ -499,22 +497,16 @@ async function saveInvoice(
         value: { inv: inv as unknown as InvoiceRow, rows, entries: entries as unknown as EntryRow[] },
       };
     };
-    const given = input.recordNumber?.trim();
-    if (given) {
-      // A number given by the client (checked above): stored now, under this invoice's savepoint.
-      const done = finish(given);
-      await insertAll(tx, done.rows);
-      return { value: done.value };
-    }
-    // The ordner's counter is taken for the whole group after every invoice's work (DESIGN §5, §6).
+    // Numbered with the group after every invoice's work (DESIGN §5, §6); a given number (checked by
+    // `numbering.check()` above) is stored at once.
     return {
       numbering: {
         schema: 'invoicing',
+        table: '"invoicing"."sales_invoice"',
         companyId,
         ordner,
         year: Number(input.dateCreated.slice(0, 4)),
-        used: (t: EntityManager, candidates: string[]) =>
-          usedRecordNumbers(t, '"invoicing"."sales_invoice"', companyId, candidates),
+        given: input.recordNumber?.trim() || undefined,
       },
       finish,
     };

@@ -28,7 +28,6 @@ import {
   entryDtos,
   type GroupTx,
   groupCommit,
-  insertAll,
   outboxRow,
   type Prepared,
   usedRecordNumbers,
@@ -322,10 +321,13 @@ export async function valueAndStore(
       };
 
     const companyId = ctx.companyId!;
-    const given = input.recordNumber?.trim();
-    const used = (t: EntityManager, candidates: string[]) =>
-      usedRecordNumbers(t, '"warehouse"."issue_card"', companyId, candidates);
-    if (given) await assertRecordNumberFree(given, async (n) => (await used(tx, [n])).size > 0);
+    const table = '"warehouse"."issue_card"';
+    const given = input.recordNumber?.trim() || undefined;
+    if (given)
+      await assertRecordNumberFree(
+        given,
+        async (n) => (await usedRecordNumbers(tx, table, companyId, [n])).size > 0,
+      );
     const now = new Date();
     const [seq] = await nextSeqs(tx, 1);
     const storedRows = rows.map((r, i) => ({
@@ -388,15 +390,16 @@ export async function valueAndStore(
         value: cardDto(card as CardRow, storedRows as CardRowRow[], storedEntries as EntryRow[]),
       };
     };
-    if (given) {
-      // A number given by the client: stored now, under this card's savepoint.
-      const done = finish(given);
-      await insertAll(tx, done.rows);
-      return { value: done.value };
-    }
-    // The ordner's counter is taken for the whole group after every card's work (DESIGN §5).
+    // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
     return {
-      numbering: { schema: 'warehouse', companyId, ordner, year: Number(dateOperation.slice(0, 4)), used },
+      numbering: {
+        schema: 'warehouse',
+        table,
+        companyId,
+        ordner,
+        year: Number(dateOperation.slice(0, 4)),
+        given,
+      },
       finish,
     };
   };
