@@ -10,7 +10,7 @@
  * it required raises the version, and the producer then publishes the new version on `<subject>.v<N>`
  * beside the old subject for at least the stream's retention (30 days) before the old one stops.
  */
-import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
+import { EInvoiceIssuedEvent, InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import type { z } from './primitives.js';
 import {
   EventSubjects,
@@ -91,6 +91,14 @@ export const EVENT_CONTRACTS: readonly EventContract[] = Object.freeze([
     version: 1,
     payload: InvoiceEvent,
     summary: 'A purchase invoice was stored.',
+  },
+  {
+    subject: InvoiceEventSubjects.eInvoiceIssued,
+    producer: 'invoicing',
+    version: 1,
+    payload: EInvoiceIssuedEvent,
+    summary:
+      'A sales invoice was issued as an e-invoice (issue #21): its frozen UBL bytes (base64), SHA-256 and both Peppol endpoint ids, for an access-point connector.',
   },
 ]);
 

@@ -11,7 +11,7 @@
  * configuration, and docs/operations.md describes it.
  */
 import type { Contract } from './contract.js';
-import { getSalesInvoice } from './invoicing/invoices.contract.js';
+import { getSalesInvoice, InvoiceEventSubjects, receivePurchaseEInvoice } from './invoicing/invoices.contract.js';
 import { getCompanyProfile, getSalesInvoiceCopySource, resolvePeriod } from './invoicing/lookups.contract.js';
 import {
   bankAccounts,
@@ -36,7 +36,18 @@ import {
  * `integration` is the identity of subscribers outside the product (issue #14, the consumer example):
  * it may read the events and keep durable consumers on them, nothing else.
  */
-export type NatsUserName = 'gateway' | 'warehouse' | 'invoicing' | 'reporting' | 'integration' | 'admin';
+/**
+ * `access-point` is the Peppol access-point connector (issue #21): it hands received e-invoices to
+ * invoicing and follows the issued ones, nothing else.
+ */
+export type NatsUserName =
+  | 'gateway'
+  | 'warehouse'
+  | 'invoicing'
+  | 'reporting'
+  | 'integration'
+  | 'access-point'
+  | 'admin';
 export const SERVICE_PROCESSES = ['gateway', 'warehouse', 'invoicing', 'reporting'] as const;
 
 export interface SubjectPermissions {
@@ -168,6 +179,26 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
       ...streamReadAccess(EVENTS_STREAM_NAME),
       // Large events' payloads (header `Payload-Object`).
       ...streamReadAccess(`OBJ_${EVENTS_BUCKET}`),
+    ],
+    subscribe: ['_INBOX.>'],
+  },
+  'access-point': {
+    publish: [
+      ...subjects(receivePurchaseEInvoice),
+      ...JS_COMMON,
+      `$JS.API.STREAM.INFO.${EVENTS_STREAM_NAME}`,
+      // Consumers of EVENTS only with the filter e-invoice-issued (the filter is in the subject, which the
+      // server checks against the consumer's configuration), then their info, next and deletion.
+      `$JS.API.CONSUMER.CREATE.${EVENTS_STREAM_NAME}.*.${InvoiceEventSubjects.eInvoiceIssued}`,
+      `$JS.API.CONSUMER.INFO.${EVENTS_STREAM_NAME}.*`,
+      `$JS.API.CONSUMER.MSG.NEXT.${EVENTS_STREAM_NAME}.*`,
+      `$JS.API.CONSUMER.DELETE.${EVENTS_STREAM_NAME}.*`,
+      `$JS.ACK.${EVENTS_STREAM_NAME}.>`,
+      `$JS.FC.${EVENTS_STREAM_NAME}.>`,
+      // Large issued documents travel in the events bucket (header `Payload-Object`).
+      ...streamReadAccess(`OBJ_${EVENTS_BUCKET}`),
+      // A received document larger than one message goes through the messages bucket.
+      ...bucketAccess(MESSAGES_BUCKET),
     ],
     subscribe: ['_INBOX.>'],
   },

@@ -135,3 +135,37 @@ export function idOrCode<S extends z.ZodObject>(schema: S, ...pairs: [id: string
     schema,
   );
 }
+
+/**
+ * Schemes of the Peppol Electronic Address Scheme (EAS) code list that an endpoint id (`peppolId`,
+ * EN 16931 BT-34/BT-49 scheme) may name: OpenPEPPOL "EAS" code list as used by Peppol BIS Billing 3.0.21
+ * (rule PEPPOL-EN16931-CL008). `0245` is the Slovak DIČ, `99xx` the national VAT-number schemes.
+ */
+export const PEPPOL_EAS_SCHEMES = new Set(
+  (
+    '0002 0007 0009 0060 0088 0096 0097 0106 0130 0135 0142 0151 0183 0184 0188 0190 0191 0192 0195 0196 ' +
+    '0198 0199 0200 0201 0204 0208 0209 0210 0211 0216 0218 0221 0225 0230 0235 0240 0242 0244 0245 0246 ' +
+    '0248 9910 9913 9914 9915 9918 9919 9920 9922 9923 9924 9925 9926 9927 9928 9929 9930 9931 9932 9933 ' +
+    '9934 9935 9936 9937 9938 9939 9940 9941 9942 9943 9944 9945 9946 9947 9948 9949 9950 9951 9952 9953 ' +
+    '9957 9959'
+  ).split(' '),
+);
+
+/**
+ * A Peppol participant id `scheme:identifier` (issue #21): the scheme from {@link PEPPOL_EAS_SCHEMES},
+ * the identifier 1–50 characters without spaces or colons. Stored and returned as sent (trimmed), e.g.
+ * `0245:2020123456`.
+ */
+export const PeppolId = () =>
+  z
+    .string()
+    .trim()
+    .max(60)
+    .refine(
+      (v) => {
+        const m = /^(\d{4}):([^\s:]{1,50})$/.exec(v);
+        return !!m && PEPPOL_EAS_SCHEMES.has(m[1]);
+      },
+      { message: 'expected scheme:identifier with a scheme of the Peppol EAS code list, e.g. 0245:2020123456' },
+    )
+    .openapi({ example: '0245:2020123456' });

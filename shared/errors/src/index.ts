@@ -59,6 +59,10 @@ export const ErrorCode = {
   CostPriceRequired: 'CostPriceRequired',
   PeriodNotFound: 'PeriodNotFound',
   PeriodClosed: 'PeriodClosed',
+  /** 422: an e-invoice fails the pre-flight rules (EN 16931, Peppol BIS 3.0, Slovak CIUS); `errors` name each rule id (issue #21). */
+  EInvoiceNotValid: 'EInvoiceNotValid',
+  /** 422: a received e-invoice whose buyer is not the calling company (issue #21). */
+  EInvoiceNotForThisCompany: 'EInvoiceNotForThisCompany',
   /** 429: a rate limit or the bounded authentication queue refused the request (issue #12); `Retry-After` says when to retry. */
   TooManyRequests: 'TooManyRequests',
   /** 422: an `Idempotency-Key` reused with another request (issue #12). */

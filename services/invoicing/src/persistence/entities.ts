@@ -32,6 +32,15 @@ export const CompanyProfileEntity = defineEntity({
     currency: p.string().length(3),
     timeZone: p.string().length(50),
     defaultDueDays: p.integer(),
+    // Issue #21: what e-invoices and printouts say of the seller (EN 16931 BG-4).
+    taxNumber: p.string().length(20).nullable(),
+    street: p.string().nullable(),
+    city: p.string().length(100).nullable(),
+    postalCode: p.string().length(20).nullable(),
+    registration: p.string().length(500).nullable(),
+    email: p.string().nullable(),
+    phone: p.string().length(50).nullable(),
+    peppolId: p.string().length(60).nullable(),
   },
   uniques: [{ properties: ['companyId'] }],
 });
@@ -51,6 +60,13 @@ export const PartnerEntity = defineEntity({
     companyNumber: p.string().length(30).nullable(),
     vatNumber: p.string().length(20).nullable(),
     dueDays: p.integer(),
+    // Issue #21: the buyer of an e-invoice (EN 16931 BG-7).
+    street: p.string().nullable(),
+    city: p.string().length(100).nullable(),
+    postalCode: p.string().length(20).nullable(),
+    taxNumber: p.string().length(20).nullable(),
+    email: p.string().nullable(),
+    peppolId: p.string().length(60).nullable(),
   },
   uniques: [{ properties: ['companyId', 'code'] }],
 });
@@ -182,6 +198,8 @@ export const SalesInvoiceEntity = defineEntity({
     costUnitId: p.uuid().nullable(),
     personId: p.uuid().nullable(),
     projectId: p.uuid().nullable(),
+    /** The invoice a credit note corrects (issue #21, e-invoice BT-25). */
+    correctedInvoiceId: p.uuid().nullable(),
     mode: p.string().length(10),
     currency: p.string().length(3),
     sumBase: money(),
@@ -268,6 +286,12 @@ export const PurchaseInvoiceEntity = defineEntity({
     vatPeriod: p.string().length(7),
     sum: money(),
     localSum: money(),
+    /** Input VAT (issue #21): per category and rate as `[{category, rate, base, vat}]`, and its total. */
+    sumVat: money().default('0'),
+    sumTotal: money().default('0'),
+    vatSummary: p.json().default('[]'),
+    /** `manual` or `eInvoice` (booked from a received e-invoice, archived in `e_invoice_document`). */
+    source: p.string().length(10).default('manual'),
     createdAt: p.datetime(),
   },
   uniques: [{ properties: ['companyId', 'recordNumber'] }],
@@ -299,7 +323,38 @@ export const PurchaseInvoiceRowEntity = defineEntity({
     price: qty(),
     localSum: money(),
     sum: money(),
+    vatRate: p.decimal('string').precision(5).scale(2).nullable(),
   },
+});
+
+/**
+ * The archive of e-invoices (issue #21; DESIGN §6a): the bytes of every issued sales e-invoice, frozen at
+ * issue, and of every received one, as received; kept for the 10 years the law asks. `direction`
+ * `issued` (documentId = sales invoice) or `received` (documentId = purchase invoice). A received
+ * document is unique per supplier (`partyKey`: VAT id, else IČO, else endpoint) and BT-1.
+ */
+export const EInvoiceDocumentEntity = defineEntity({
+  name: 'EInvoiceDocument',
+  tableName: 'e_invoice_document',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenantColumns(),
+    documentId: p.uuid(),
+    direction: p.string().length(10),
+    documentType: p.string().length(12),
+    bytes: p.blob(),
+    sha256: p.string().length(64),
+    senderId: p.string().length(60).nullable(),
+    receiverId: p.string().length(60).nullable(),
+    partyKey: p.string().length(60).nullable(),
+    externalNumber: p.string().length(50).nullable(),
+    createdAt: p.datetime(),
+  },
+  uniques: [
+    { properties: ['companyId', 'direction', 'documentId'] },
+    { properties: ['companyId', 'direction', 'partyKey', 'externalNumber'] },
+  ],
 });
 
 /** Events already handled by a consumer (idempotent consumers, DESIGN §1). */
@@ -330,6 +385,7 @@ export const entities = [
   PaymentEntity,
   PurchaseInvoiceEntity,
   PurchaseInvoiceRowEntity,
+  EInvoiceDocumentEntity,
   AccountingEntryEntity,
   OutboxEntity,
   ProcessedEventEntity,

@@ -140,8 +140,8 @@ export function registerMasterData(kit: ServiceKit): void {
   registerCrud(kit, units, {
     entity: UnitEntity,
     label: 'Unit',
-    assign: (input: any) => input,
-    toDtos: (rows) => rows.map((r) => pick(r, ['id', 'code', 'name'])),
+    assign: (input: any) => ({ uneceCode: null, ...input }),
+    toDtos: (rows) => rows.map((r) => ({ ...pick(r, ['id', 'code', 'name']), uneceCode: r.uneceCode ?? null })),
   });
   registerCrud(kit, items, {
     entity: ItemEntity,
@@ -201,7 +201,10 @@ export function registerMasterData(kit: ServiceKit): void {
         unitIds.length || q.unitCodes.length
           ? await ctx.em.find(UnitEntity, { $or: [{ id: { $in: unitIds } }, { code: { $in: q.unitCodes } }] })
           : [];
-      return { items: await itemDtos(items, ctx), units: units.map((u) => pick(u, ['id', 'code', 'name'])) };
+      return {
+        items: await itemDtos(items, ctx),
+        units: units.map((u) => ({ ...pick(u, ['id', 'code', 'name']), uneceCode: u.uneceCode ?? null })),
+      };
     },
     kit.serveOpts,
   );

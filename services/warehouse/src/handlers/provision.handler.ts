@@ -8,13 +8,13 @@ import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { OrdnerEntity, UnitEntity, WarehouseEntity } from '../persistence/entities.js';
 
-/** Units every company starts with (code, name). */
-export const DEFAULT_UNITS: [string, string][] = [
-  ['ks', 'kus'],
-  ['kg', 'kilogram'],
-  ['l', 'liter'],
-  ['m', 'meter'],
-  ['h', 'hodina'],
+/** Units every company starts with (code, name, UN/ECE Recommendation 20/21 code for e-invoices, issue #21). */
+export const DEFAULT_UNITS: [string, string, string][] = [
+  ['ks', 'kus', 'H87'],
+  ['kg', 'kilogram', 'KGM'],
+  ['l', 'liter', 'LTR'],
+  ['m', 'meter', 'MTR'],
+  ['h', 'hodina', 'HUR'],
 ];
 
 export function registerProvision(kit: ServiceKit): void {
@@ -37,8 +37,8 @@ export function registerProvision(kit: ServiceKit): void {
         stockAccount: '132',
         expenseAccount: '504',
       });
-      for (const [code, name] of DEFAULT_UNITS)
-        em.create(UnitEntity, { id: crypto.randomUUID(), companyId, code, name });
+      for (const [code, name, uneceCode] of DEFAULT_UNITS)
+        em.create(UnitEntity, { id: crypto.randomUUID(), companyId, code, name, uneceCode });
       const ordners: [string, string, string][] = [
         ['VY', 'Výdajky', 'IssueCard'],
         ['PR', 'Príjemky', 'ReceiptCard'],

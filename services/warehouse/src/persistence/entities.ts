@@ -37,7 +37,13 @@ export const UnitEntity = defineEntity({
   tableName: 'unit',
   schema: SCHEMA,
   filters: companyFilter,
-  properties: { ...tenantColumns(), code: p.string().length(30), name: p.string() },
+  properties: {
+    ...tenantColumns(),
+    code: p.string().length(30),
+    name: p.string(),
+    /** UN/ECE Recommendation 20/21 code (issue #21), the e-invoice's unit code. */
+    uneceCode: p.string().length(3).nullable(),
+  },
   uniques: [{ properties: ['companyId', 'code'] }],
 });
 

@@ -106,6 +106,11 @@ const salesBase = {
   costUnitId: Guid().nullable().optional(),
   personId: Guid().nullable().optional(),
   projectId: Guid().nullable().optional(),
+  /**
+   * Extension (issue #21): the invoice a credit note corrects, a sales invoice of the same company (422
+   * ReferenceNotFound otherwise); its record number and date become the e-invoice's BT-25/BT-26.
+   */
+  correctedInvoiceId: Guid().nullable().optional(),
 };
 
 /** Sales invoice as sent on create (INTERFACE §2.4 plus `ordnerCode`, `warehouseCode`). */
@@ -198,6 +203,7 @@ export const SalesInvoice = z.object({
   costUnitId: Guid().nullable(),
   personId: Guid().nullable(),
   projectId: Guid().nullable(),
+  correctedInvoiceId: Guid().nullable(),
   /** Extension: `record` (numbers kept as sent) or `creation` (computed). */
   mode: z.enum(['record', 'creation']),
   currency: z.string(),
@@ -212,6 +218,12 @@ export const SalesInvoice = z.object({
   balance: Amount(),
   payments: z.array(Payment),
   accountingEntries: z.array(AccountingEntry),
+  /** Extension (issue #21): the e-invoice, `draft` until issued; `issued` freezes the invoice (PUT → 409). */
+  eInvoice: z.object({
+    status: z.enum(['draft', 'issued']),
+    issuedAt: z.string().nullable(),
+    sha256: z.string().nullable(),
+  }),
 });
 export type SalesInvoice = z.infer<typeof SalesInvoice>;
 
@@ -307,6 +319,8 @@ export const PurchaseInvoiceRowInput = z.object({
   price: Decimal4(),
   localSum: Amount().nullable().optional(),
   sum: Amount().nullable().optional(),
+  /** Extension (issue #21): the input VAT rate of the row in percent (none: no VAT claimed on it). */
+  vatRate: decimal(2).nullable().optional(),
 });
 
 const YearMonth = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'expected YYYY-MM' });
@@ -351,6 +365,19 @@ export const PurchaseInvoiceRow = z.object({
   price: Decimal4(),
   localSum: Amount(),
   sum: Amount(),
+  vatRate: decimal(2).nullable(),
+});
+
+/**
+ * Input VAT of a purchase invoice per category and rate (issue #21): from a received e-invoice exactly as
+ * its VAT breakdown states it (BG-23), else round(Σ row sums × rate / 100) per rate of the rows.
+ * `category` is the EN 16931 VAT category code (UNCL5305: S, Z, E, AE, K, G, O).
+ */
+export const PurchaseVatLine = z.object({
+  category: z.string(),
+  rate: decimal(2),
+  base: Amount(),
+  vat: Amount(),
 });
 
 export const PurchaseInvoice = z.object({
@@ -372,11 +399,21 @@ export const PurchaseInvoice = z.object({
   /** Extension: totals in the invoice currency and in the company currency. */
   sum: Amount(),
   localSum: Amount(),
+  /** Extension (issue #21): input VAT in the invoice currency, per category and rate, and the total with VAT. */
+  sumVat: Amount(),
+  sumTotal: Amount(),
+  vatSummary: z.array(PurchaseVatLine),
+  /** Extension (issue #21): `eInvoice` when booked from a received e-invoice (its bytes at `…/e-invoice`). */
+  source: z.enum(['manual', 'eInvoice']),
   accountingEntries: z.array(AccountingEntry),
 });
 export type PurchaseInvoice = z.infer<typeof PurchaseInvoice>;
 
-export const PurchaseInvoiceListItem = PurchaseInvoice.omit({ rows: true, accountingEntries: true }).extend({
+export const PurchaseInvoiceListItem = PurchaseInvoice.omit({
+  rows: true,
+  accountingEntries: true,
+  vatSummary: true,
+}).extend({
   partnerName: z.string().nullable(),
 });
 
@@ -408,6 +445,7 @@ export const InvoiceEventSubjects = {
   salesInvoiceCreated: 'events.invoicing.sales-invoice-created',
   salesInvoiceUpdated: 'events.invoicing.sales-invoice-updated',
   purchaseInvoiceCreated: 'events.invoicing.purchase-invoice-created',
+  eInvoiceIssued: 'events.invoicing.e-invoice-issued',
 } as const;
 export const InvoiceEvent = z.object({
   eventId: Guid(),
@@ -421,3 +459,71 @@ export type InvoiceEvent = z.infer<typeof InvoiceEvent>;
 
 /** Integer helper re-exported for page path parameters. */
 export const PageNumber = () => Int().pipe(z.number().min(1, { message: 'page numbers start at 1' }));
+
+/**
+ * A sales invoice's e-invoice (issue #21; DESIGN §6a): the UBL 2.1 document (Peppol BIS Billing 3.0) as
+ * base64 of its UTF-8 bytes; `draft` is built anew on every read, `issued` is the frozen bytes.
+ */
+export const SalesEInvoice = z.object({
+  status: z.enum(['draft', 'issued']),
+  /** The XML bytes, base64. */
+  document: z.string(),
+  sha256: z.string(),
+  issuedAt: z.string().nullable(),
+  /** `Invoice` (380) or `CreditNote` (381, a negative total). */
+  documentType: z.enum(['Invoice', 'CreditNote']),
+});
+export type SalesEInvoice = z.infer<typeof SalesEInvoice>;
+/** `GET /1.6/sales/invoices/{id}/e-invoice`: the draft (422 EInvoiceNotValid when it cannot be one) or the frozen bytes. */
+export const getSalesEInvoice = defineContract({
+  subject: 'invoicing.sales-invoices.e-invoice',
+  request: z.object({ id: Guid() }),
+  reply: SalesEInvoice,
+});
+/**
+ * `POST /1.6/sales/invoices/{id}/e-invoice`: runs the pre-flight rules, freezes the bytes and publishes
+ * `events.invoicing.e-invoice-issued`; a repeated call answers the frozen bytes (`created: false`).
+ * Errors: 404; 422 EInvoiceNotValid with `errors: [{path: rule id and field, message}]`.
+ */
+export const issueSalesEInvoice = defineContract({
+  subject: 'invoicing.sales-invoices.issue-e-invoice',
+  request: z.object({ id: Guid() }),
+  reply: SalesEInvoice.extend({ created: z.boolean() }),
+});
+
+/**
+ * `POST /1.6/purchase/e-invoices` and the access-point connector's request: a received UBL 2.1 Invoice
+ * or CreditNote (base64 of the bytes as received) booked as a purchase invoice in record mode.
+ * Errors: 400 BadRequest (not well-formed, DTD or entities, not UBL); 409 DuplicateRecordNumber (same
+ * supplier and BT-1); 422 EInvoiceNotForThisCompany, EInvoiceNotValid, PeriodNotFound, PeriodClosed.
+ */
+export const receivePurchaseEInvoice = defineContract({
+  subject: 'invoicing.purchase-e-invoices.receive',
+  request: z.object({ document: z.string().min(1) }),
+  reply: PurchaseInvoice,
+});
+/** The archived bytes of a purchase invoice booked from an e-invoice (404 for one entered by hand). */
+export const getPurchaseEInvoice = defineContract({
+  subject: 'invoicing.purchase-invoices.e-invoice',
+  request: z.object({ id: Guid() }),
+  reply: z.object({ document: z.string(), sha256: z.string(), receivedAt: z.string() }),
+});
+
+/**
+ * `events.invoicing.e-invoice-issued` (issue #21): for an access-point connector. `document` is the
+ * frozen UBL (base64); a large one travels through the object store (header `Payload-Object`).
+ */
+export const EInvoiceIssuedEvent = z.object({
+  eventId: Guid(),
+  companyId: Guid(),
+  invoiceId: Guid(),
+  recordNumber: z.string(),
+  documentType: z.enum(['Invoice', 'CreditNote']),
+  /** Sender and receiver endpoint ids `scheme:identifier` (BT-34, BT-49). */
+  senderId: z.string(),
+  receiverId: z.string(),
+  sha256: z.string(),
+  issuedAt: z.string(),
+  document: z.string(),
+});
+export type EInvoiceIssuedEvent = z.infer<typeof EInvoiceIssuedEvent>;

@@ -58,6 +58,11 @@ export const CompanyTaxProfile = z.object({
   address: z.string().nullable(),
   currency: z.string(),
   ossRegistered: z.boolean(),
+  /** DIČ and the commercial-register line (Obchodný zákonník §3a), printed in the supplier block (issue #21). */
+  taxNumber: z.string().nullable().default(null),
+  registration: z.string().nullable().default(null),
+  email: z.string().nullable().default(null),
+  phone: z.string().nullable().default(null),
 });
 export type CompanyTaxProfile = z.infer<typeof CompanyTaxProfile>;
 export const getCompanyProfile = defineContract({

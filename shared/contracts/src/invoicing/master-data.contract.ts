@@ -4,7 +4,7 @@
  */
 import { defineContract } from '../contract.js';
 import { CodeList, CodeListInput, crudContracts } from '../crud.js';
-import { Bool, Country, DateOnly, decimal, Guid, Iban, Int, Text, z } from '../primitives.js';
+import { Bool, Country, DateOnly, decimal, Guid, Iban, Int, PeppolId, Text, z } from '../primitives.js';
 
 /** Business partner. `vatNumber` becomes an invoice's `partnerNumber3`; `dueDays` sets `dateValidTo`. */
 export const PartnerInput = z.object({
@@ -20,6 +20,15 @@ export const PartnerInput = z.object({
    */
   vatNumber: z.string().trim().max(20).nullable().optional(),
   dueDays: Int().pipe(z.number().min(0).max(3650)).default(14),
+  /** Structured address (issue #21; e-invoice BT-50, BT-52, BT-53): `address` is composed from them when not sent. */
+  street: z.string().trim().max(255).nullable().optional(),
+  city: z.string().trim().max(100).nullable().optional(),
+  postalCode: z.string().trim().max(20).nullable().optional(),
+  /** DIČ, the Slovak tax number (10 digits); the default Peppol endpoint `0245:<DIČ>` of a Slovak partner. */
+  taxNumber: z.string().trim().max(20).nullable().optional(),
+  email: z.email({ message: 'expected an e-mail address' }).max(255).nullable().optional(),
+  /** Peppol participant id `scheme:identifier` (EAS scheme; 400 otherwise); default per docs/decisions.md. */
+  peppolId: PeppolId().nullable().optional(),
 });
 export const Partner = z.object({
   id: Guid(),
@@ -31,6 +40,12 @@ export const Partner = z.object({
   companyNumber: z.string().nullable(),
   vatNumber: z.string().nullable(),
   dueDays: z.number().int(),
+  street: z.string().nullable(),
+  city: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  taxNumber: z.string().nullable(),
+  email: z.string().nullable(),
+  peppolId: z.string().nullable(),
 });
 export type Partner = z.infer<typeof Partner>;
 export const partners = crudContracts('invoicing.partners', PartnerInput, Partner);
@@ -149,3 +164,75 @@ export const costCenters = crudContracts('invoicing.cost-centers', CodeListInput
 export const costUnits = crudContracts('invoicing.cost-units', CodeListInput, CodeList);
 export const persons = crudContracts('invoicing.persons', CodeListInput, CodeList);
 export const projects = crudContracts('invoicing.projects', CodeListInput, CodeList);
+
+/**
+ * The caller's own company (issue #21, extends DESIGN §4 and §6 "Company tax profile"): what its documents
+ * and e-invoices say of the seller. `PUT /1.6/company` takes the whole record; `id` and `peppolRegistered`
+ * are read-only and may be sent back.
+ */
+export const CompanyInput = z.object({
+  name: Text(),
+  /** IČO (EN 16931 BT-30). */
+  companyNumber: z.string().trim().max(30).nullable().optional(),
+  /** DIČ (BT-32), 10 digits for a Slovak company. */
+  taxNumber: z.string().trim().max(20).nullable().optional(),
+  /** IČ DPH (BT-31), with its country prefix; checked with jsvat (400 naming vatNumber). */
+  vatNumber: z.string().trim().max(20).nullable().optional(),
+  street: z.string().trim().max(255).nullable().optional(),
+  city: z.string().trim().max(100).nullable().optional(),
+  postalCode: z.string().trim().max(20).nullable().optional(),
+  country: Country(),
+  /** The commercial-register line of Obchodný zákonník §3a (BT-33), e.g. "Obchodný register Mestského súdu Bratislava III, oddiel Sro, vložka č. 12345/B". */
+  registration: z.string().trim().max(500).nullable().optional(),
+  email: z.email({ message: 'expected an e-mail address' }).max(255).nullable().optional(),
+  phone: z.string().trim().max(50).nullable().optional(),
+  /** Peppol participant id `scheme:identifier`; default `0245:<DIČ>` for a Slovak company (docs/decisions.md). */
+  peppolId: PeppolId().nullable().optional(),
+  ossRegistered: Bool().default(false),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, { message: 'expected an ISO 4217 currency code' })
+    .transform((s) => s.toUpperCase())
+    .default('EUR'),
+  timeZone: z
+    .string()
+    .default('Europe/Bratislava')
+    .refine((tz) => tz === 'UTC' || Intl.supportedValuesOf('timeZone').includes(tz), {
+      message: 'unknown IANA time zone',
+    }),
+});
+export type CompanyInput = z.infer<typeof CompanyInput>;
+export const Company = z.object({
+  id: Guid(),
+  name: z.string(),
+  companyNumber: z.string().nullable(),
+  taxNumber: z.string().nullable(),
+  vatNumber: z.string().nullable(),
+  street: z.string().nullable(),
+  city: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  country: z.string(),
+  registration: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** As stored; null when none was set (the e-invoice then uses {@link Company.peppolEndpoint}). */
+  peppolId: z.string().nullable(),
+  /** Read-only: the endpoint id e-invoices carry (the `peppolId`, else the default of docs/decisions.md). */
+  peppolEndpoint: z.string().nullable(),
+  ossRegistered: z.boolean(),
+  currency: z.string(),
+  timeZone: z.string(),
+});
+export type Company = z.infer<typeof Company>;
+/** `GET /1.6/company`. */
+export const getCompany = defineContract({
+  subject: 'invoicing.company.read',
+  request: z.object({}),
+  reply: Company,
+});
+/** `PUT /1.6/company`: the whole record. Errors: 400 ValidationFailed (a malformed vatNumber, peppolId). */
+export const updateCompany = defineContract({
+  subject: 'invoicing.company.update',
+  request: CompanyInput,
+  reply: Company,
+});

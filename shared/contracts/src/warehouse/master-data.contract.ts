@@ -56,8 +56,20 @@ export const warehouses = {
   }),
 };
 
-/** Unit of measure (`ks`, `kg`, ...). */
-export const units = crudContracts('warehouse.units', CodeListInput, CodeList);
+/**
+ * Unit of measure (`ks`, `kg`, ...). `uneceCode` (issue #21) is its UN/ECE Recommendation 20/21 code
+ * (`H87` piece, `KGM`, `MTR`, `HUR`), the e-invoice's unit code (BT-130); a unit without one is `C62`.
+ */
+export const UnitInput = CodeListInput.extend({
+  uneceCode: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{2,3}$/, { message: 'expected a UN/ECE Recommendation 20/21 code, e.g. H87, KGM, HUR' })
+    .nullable()
+    .optional(),
+});
+export const Unit = CodeList.extend({ uneceCode: z.string().nullable() });
+export const units = crudContracts('warehouse.units', UnitInput, Unit);
 
 /** Item of the price list. `unitId` or `unitCode` names its unit; `vatRate` in percent. */
 export const ItemInput = z.object({
@@ -122,7 +134,7 @@ export const resolveCatalog = defineContract({
     unitIds: z.array(Guid()).max(5000).default([]),
     unitCodes: z.array(z.string()).max(5000).default([]),
   }),
-  reply: z.object({ items: z.array(Item), units: z.array(CodeList) }),
+  reply: z.object({ items: z.array(Item), units: z.array(Unit) }),
 });
 
 /**
