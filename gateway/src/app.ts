@@ -22,6 +22,7 @@ import { AuthGuard } from './middleware/auth-guard.js';
 import { idempotency } from './middleware/idempotency.js';
 import { requestId } from './middleware/request-id.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
+import { registerEInvoiceRoutes } from './routes/e-invoice.routes.js';
 import { invoiceOperations } from './routes/invoices.routes.js';
 import { masterDataOperations } from './routes/master-data.routes.js';
 import { type GatewayEnv, type Operation, registerOperations } from './routes/operation.js';
@@ -215,6 +216,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
 
   registerAdminRoutes(app, deps.identity, deps.config.ADMIN_TOKEN);
   registerPrintoutRoute(
+    app,
+    { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
+    authenticate,
+    negotiate,
+  );
+  registerEInvoiceRoutes(
     app,
     { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
     authenticate,

@@ -2,7 +2,7 @@
  * Identity operations (DESIGN §3): company creation with provisioning of every service, credential
  * verification, memberships. Transport-free: used by the admin routes, the auth middleware and the CLI.
  */
-import { CompanyProfile, Iban, provisionCompany } from '@bm/contracts';
+import { CompanyProfile, Iban, PeppolId, provisionCompany } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { type NatsConnection, parseOrThrow, request, todayIn } from '@bm/messaging';
 import type { MikroORM } from '@bm/service-kit';
@@ -36,6 +36,15 @@ export const CreateCompanyInput = z.object({
       message: 'unknown IANA time zone',
     }),
   iban: Iban().nullable().optional(),
+  /** Issue #21: the fields of `PUT /1.6/company` (DIČ, structured address, register line, contact, Peppol id). */
+  taxNumber: z.string().trim().max(20).nullable().optional(),
+  street: z.string().trim().max(255).nullable().optional(),
+  city: z.string().trim().max(100).nullable().optional(),
+  postalCode: z.string().trim().max(20).nullable().optional(),
+  registration: z.string().trim().max(500).nullable().optional(),
+  email: z.email({ message: 'expected an e-mail address' }).max(255).nullable().optional(),
+  phone: z.string().trim().max(50).nullable().optional(),
+  peppolId: PeppolId().nullable().optional(),
   /** Optional username for the first user (default `admin-<random>`). */
   username: z.string().trim().min(3).max(100).optional(),
 });
@@ -93,6 +102,14 @@ export class IdentityService {
       currency: input.currency,
       timeZone: input.timeZone,
       iban: input.iban ?? null,
+      taxNumber: input.taxNumber ?? null,
+      street: input.street ?? null,
+      city: input.city ?? null,
+      postalCode: input.postalCode ?? null,
+      registration: input.registration ?? null,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      peppolId: input.peppolId ?? null,
       today: todayIn(input.timeZone),
     });
     const ctx = { requestId, companyId, timeZone: input.timeZone };
@@ -108,10 +125,14 @@ export class IdentityService {
     const clientSecret = randomSecret(32);
     const [passwordHash, secretHash] = await Promise.all([hashSecret(password), hashSecret(clientSecret)]);
     await em.transactional(async (tx) => {
-      const { companyId: _id, today: _today, reportIds: _reports, ...company } = profile;
+      const company = profile;
       tx.create(CompanyEntity, {
         id: companyId,
-        ...company,
+        name: company.name,
+        country: company.country,
+        ossRegistered: company.ossRegistered,
+        currency: company.currency,
+        timeZone: company.timeZone,
         vatNumber: company.vatNumber ?? null,
         companyNumber: company.companyNumber ?? null,
         address: company.address ?? null,

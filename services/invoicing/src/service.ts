@@ -8,6 +8,8 @@ import {
 } from '@bm/service-kit';
 import type { InvoicingDeps } from './application/sales-invoice.service.js';
 import { startStockIssuedConsumer } from './consumers/stock-issued.consumer.js';
+import { registerCompany } from './handlers/company.handlers.js';
+import { registerEInvoices } from './handlers/e-invoice.handlers.js';
 import { registerInvoices } from './handlers/invoices.handlers.js';
 import { registerLookups } from './handlers/lookups.handlers.js';
 import { registerMasterData } from './handlers/master-data.handlers.js';
@@ -32,6 +34,8 @@ export async function startInvoicing(config: ServiceConfig): Promise<InvoicingSe
       registerProvision(kit);
       registerLookups(kit);
       registerInvoices(deps);
+      registerEInvoices(deps);
+      registerCompany(kit);
     },
     afterStart: async (kit) => {
       relay = startOutboxRelay({ orm: kit.orm, nc: kit.nc, log: kit.log, schema: SCHEMA });

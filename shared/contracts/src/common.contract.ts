@@ -76,6 +76,15 @@ export const CompanyProfile = z.object({
   currency: z.string().length(3).default('EUR'),
   timeZone: z.string().default('Europe/Bratislava'),
   iban: z.string().nullable().optional(),
+  /** Issue #21: DIČ, structured address, register line, contact and Peppol id (see `CompanyInput`). */
+  taxNumber: z.string().nullable().optional(),
+  street: z.string().nullable().optional(),
+  city: z.string().nullable().optional(),
+  postalCode: z.string().nullable().optional(),
+  registration: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  peppolId: z.string().nullable().optional(),
   /** The company's "today" (its time zone): periods are seeded for this year and the next. */
   today: z.iso.date(),
   /** Built-in report ids by document type, from the reporting service's provisioning reply. */

@@ -166,6 +166,8 @@ export const PeppolId = () =>
         const m = /^(\d{4}):([^\s:]{1,50})$/.exec(v);
         return !!m && PEPPOL_EAS_SCHEMES.has(m[1]);
       },
-      { message: 'expected scheme:identifier with a scheme of the Peppol EAS code list, e.g. 0245:2020123456' },
+      {
+        message: 'expected scheme:identifier with a scheme of the Peppol EAS code list, e.g. 0245:2020123456',
+      },
     )
     .openapi({ example: '0245:2020123456' });

@@ -13,13 +13,22 @@ import {
   type PurchaseInvoiceInput,
   type PurchaseInvoiceListQuery,
 } from '@bm/contracts';
-import { type FieldError, notFound, referenceNotFound, validationFailed } from '@bm/errors';
-import { dec, fmt, sum } from '@bm/money';
+import {
+  AppError,
+  ErrorCode,
+  ErrorKind,
+  type FieldError,
+  notFound,
+  referenceNotFound,
+  validationFailed,
+} from '@bm/errors';
+import { dec, fmt, round2, sum } from '@bm/money';
 import { addEntries, type Ctx, enqueueEvent, entryDtos, recordNumbering } from '@bm/service-kit';
 import { purchaseEntries } from '../domain/invoice-accounting.js';
 import { purchaseRowSum } from '../domain/invoice-calculation.js';
 import {
   AccountingEntryEntity,
+  EInvoiceDocumentEntity,
   OutboxEntity,
   PurchaseInvoiceEntity,
   PurchaseInvoiceRowEntity,
@@ -67,12 +76,55 @@ function dto(inv: Row, rows: RowRow[], entries: EntryRow[]): PurchaseInvoice {
         price: r.price,
         localSum: r.localSum,
         sum: r.sum,
+        vatRate: r.vatRate ?? null,
       })),
     PeriodYear: inv.vatPeriod.slice(0, 4),
     Period: inv.vatPeriod,
     sum: inv.sum,
     localSum: inv.localSum,
+    sumVat: inv.sumVat,
+    sumTotal: inv.sumTotal,
+    vatSummary: inv.vatSummary as PurchaseInvoice['vatSummary'],
+    source: inv.source as PurchaseInvoice['source'],
     accountingEntries: entryDtos(entries),
+  };
+}
+
+/**
+ * Input VAT of rows entered by hand (issue #21): per rate of the rows that carry one,
+ * round(Σ row sums × rate / 100), category `S` (`Z` at 0 %).
+ */
+export function manualVatSummary(
+  rows: { sum: string; vatRate?: string | null }[],
+): PurchaseInvoice['vatSummary'] {
+  const byRate = new Map<string, ReturnType<typeof dec>>();
+  for (const r of rows) {
+    if (r.vatRate == null) continue;
+    const k = fmt(r.vatRate);
+    byRate.set(k, (byRate.get(k) ?? dec(0)).plus(dec(r.sum)));
+  }
+  return [...byRate].map(([rate, base]) => ({
+    category: dec(rate).isZero() ? 'Z' : 'S',
+    rate,
+    base: fmt(base),
+    vat: fmt(round2(base.mul(dec(rate)).div(100))),
+  }));
+}
+
+/** What a purchase invoice booked from a received e-invoice adds (issue #21): its VAT as stated and the archived bytes. */
+export interface ReceivedExtras {
+  vatSummary: PurchaseInvoice['vatSummary'];
+  sumVat: string;
+  sumTotal: string;
+  vatPeriod: string;
+  archive: {
+    bytes: Buffer;
+    sha256: string;
+    documentType: string;
+    senderId: string | null;
+    receiverId: string | null;
+    partyKey: string;
+    externalNumber: string;
   };
 }
 
@@ -95,13 +147,15 @@ export async function createPurchaseInvoice(
   deps: InvoicingDeps,
   ctx: Ctx,
   input: PurchaseInvoiceInput,
+  received?: ReceivedExtras,
 ): Promise<PurchaseInvoice> {
   const em = ctx.em;
   const profile = await companyProfile(em);
   const currency = input.currency1 ?? profile.currency;
   const rowsIn = input.rows ?? [];
   const errors: FieldError[] = [];
-  const vatPeriod = input.Period ?? (input.dateDelivery ?? input.dateCreated).slice(0, 7);
+  const vatPeriod =
+    received?.vatPeriod ?? input.Period ?? (input.dateDelivery ?? input.dateCreated).slice(0, 7);
   if (input.PeriodYear && input.PeriodYear !== vatPeriod.slice(0, 4)) {
     errors.push({ path: 'PeriodYear', message: `must be the year of Period ${vatPeriod}` });
   }
@@ -161,10 +215,38 @@ export async function createPurchaseInvoice(
         price: r.price,
         localSum: r.localSum,
         sum: r.sum,
+        vatRate: r.vatRate ?? null,
       });
     });
     const recordNumber = await numbering.assign();
     const totalLocal = sum(rows.map((r) => r.localSum));
+    const net = fmt(sum(rows.map((r) => r.sum)));
+    const vatSummary = received?.vatSummary ?? manualVatSummary(rows);
+    const sumVat = received?.sumVat ?? fmt(sum(vatSummary.map((v) => v.vat)));
+    if (received) {
+      // A second delivery of the same supplier's document is refused by the archive's unique key as well.
+      if (
+        await tx.count(EInvoiceDocumentEntity, {
+          direction: 'received',
+          partyKey: received.archive.partyKey,
+          externalNumber: received.archive.externalNumber,
+        })
+      )
+        throw new AppError(
+          ErrorKind.conflict,
+          ErrorCode.DuplicateRecordNumber,
+          `invoice ${received.archive.externalNumber} of this supplier was already received`,
+          { errors: [{ path: 'ID', message: 'already received from this supplier' }] },
+        );
+      tx.create(EInvoiceDocumentEntity, {
+        id: crypto.randomUUID(),
+        companyId,
+        documentId: id,
+        direction: 'received',
+        ...received.archive,
+        createdAt: now,
+      });
+    }
     const inv = tx.create(PurchaseInvoiceEntity, {
       id,
       companyId,
@@ -180,8 +262,12 @@ export async function createPurchaseInvoice(
       periodId: period.id,
       currency1: currency,
       vatPeriod,
-      sum: fmt(sum(rows.map((r) => r.sum))),
+      sum: net,
       localSum: fmt(totalLocal),
+      sumVat,
+      sumTotal: received?.sumTotal ?? fmt(dec(net).plus(dec(sumVat))),
+      vatSummary,
+      source: received ? 'eInvoice' : 'manual',
       createdAt: now,
     });
     const posted = rows.map((r, i) => ({ stockItem: catalog[i].item?.kind === 'stock', amount: r.localSum }));
@@ -190,7 +276,8 @@ export async function createPurchaseInvoice(
       AccountingEntryEntity,
       companyId,
       id,
-      purchaseEntries(posted, recordNumber),
+      // Input VAT is posted when it is known in the company currency.
+      purchaseEntries(posted, recordNumber, currency === profile.currency ? sumVat : '0'),
     );
     const event: InvoiceEvent = {
       eventId: crypto.randomUUID(),
@@ -237,8 +324,22 @@ export async function listPurchaseInvoices(ctx: Ctx, q: PurchaseInvoiceListQuery
     totalCount: Number(count),
     items: ids.map(({ id }) => {
       const r = byId.get(id)!;
-      const { rows: _rows, accountingEntries: _e, ...head } = dto(r, [], []);
+      const { rows: _rows, accountingEntries: _e, vatSummary: _v, ...head } = dto(r, [], []);
       return { ...head, partnerName: partners.find((p) => p.id === r.partnerId)?.name ?? null };
     }),
+  };
+}
+
+/** `GET /1.6/purchase/invoices/{id}/e-invoice`: the received bytes (404 for an invoice entered by hand). */
+export async function getPurchaseEInvoice(
+  ctx: Ctx,
+  id: string,
+): Promise<{ document: string; sha256: string; receivedAt: string }> {
+  const a = await ctx.em.findOne(EInvoiceDocumentEntity, { direction: 'received', documentId: id });
+  if (!a) throw notFound('Received e-invoice');
+  return {
+    document: Buffer.from(a.bytes).toString('base64'),
+    sha256: a.sha256,
+    receivedAt: new Date(a.createdAt).toISOString(),
   };
 }

@@ -18,7 +18,7 @@ import {
   type SalesInvoiceUpdate,
   type z,
 } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, notFound, validationFailed } from '@bm/errors';
+import { AppError, ErrorCode, ErrorKind, notFound, referenceNotFound, validationFailed } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { dec } from '@bm/money';
 import {
@@ -36,6 +36,7 @@ import {
   recordNumbering,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
+import { isEInvoiceIssued } from '../commands/sales-e-invoice.js';
 import { reversal, salesEntries } from '../domain/invoice-accounting.js';
 import {
   addDays,
@@ -63,6 +64,7 @@ import {
   VatCodeEntity,
   VatParagraphEntity,
 } from '../persistence/entities.js';
+import { issuedOf } from '../store/e-invoice.store.js';
 import {
   checkCodeLists,
   companyProfile,
@@ -130,6 +132,7 @@ function invoiceDto(
   payments: PaymentRow[],
   entries: EntryRow[],
   today: string,
+  issued: { sha256: string; createdAt: Date } | null = null,
 ): SalesInvoice {
   const { state, balance } = stateOf(inv, payments, today);
   return {
@@ -187,6 +190,7 @@ function invoiceDto(
     costUnitId: inv.costUnitId ?? null,
     personId: inv.personId ?? null,
     projectId: inv.projectId ?? null,
+    correctedInvoiceId: inv.correctedInvoiceId ?? null,
     mode: inv.mode as 'record' | 'creation',
     currency: inv.currency,
     vatPeriod: inv.vatPeriod,
@@ -200,6 +204,9 @@ function invoiceDto(
       .sort((a, b) => (a.date < b.date ? -1 : 1))
       .map((p) => ({ id: p.id, amount: p.amount, date: p.date })),
     accountingEntries: entryDtos(entries),
+    eInvoice: issued
+      ? { status: 'issued', issuedAt: new Date(issued.createdAt).toISOString(), sha256: issued.sha256 }
+      : { status: 'draft', issuedAt: null, sha256: null },
   };
 }
 
@@ -207,12 +214,13 @@ function invoiceDto(
 export async function getSalesInvoice(ctx: Ctx, id: string): Promise<SalesInvoice> {
   const inv = await ctx.em.findOne(SalesInvoiceEntity, { id });
   if (!inv) throw notFound('Sales invoice');
-  const [rows, payments, entries] = await Promise.all([
+  const [rows, payments, entries, issued] = await Promise.all([
     ctx.em.find(SalesInvoiceRowEntity, { invoiceId: id }),
     ctx.em.find(PaymentEntity, { invoiceId: id }),
     ctx.em.find(AccountingEntryEntity, { documentId: id }),
+    issuedOf(ctx.em, [id]),
   ]);
-  return invoiceDto(inv, rows, payments, entries, todayIn(ctx.timeZone));
+  return invoiceDto(inv, rows, payments, entries, todayIn(ctx.timeZone), issued.get(id) ?? null);
 }
 
 type AnyInput = (SalesInvoiceInput | SalesInvoiceUpdate) & { ordnerCode?: string; warehouseCode?: string };
@@ -265,6 +273,13 @@ async function saveInvoice(
     projectId: ['projects', input.projectId],
   });
   const bankAccountId = await resolveBankAccount(em, input.bankAccountId);
+  // The invoice a credit note corrects (issue #21): a sales invoice of the same company, not itself.
+  if (
+    input.correctedInvoiceId &&
+    (input.correctedInvoiceId === existing?.id ||
+      !(await em.count(SalesInvoiceEntity, { id: input.correctedInvoiceId })))
+  )
+    throw referenceNotFound('correctedInvoiceId', 'sales invoice');
   const dateAccounting = input.dateAccounting ?? input.dateCreated;
   const period = await resolvePeriodLocal(em, input.periodId, dateAccounting);
 
@@ -362,6 +377,7 @@ async function saveInvoice(
       );
       if (!locked) throw notFound('Sales invoice');
       await assertEditable({ ...ctx, em: tx }, locked, 'an update');
+      await assertNotIssued(tx, id);
     }
     const lockPeriod = () => lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
     // Taken once per group commit: the share lock holds until the shared transaction ends.
@@ -440,6 +456,7 @@ async function saveInvoice(
         costUnitId: input.costUnitId ?? null,
         personId: input.personId ?? null,
         projectId: input.projectId ?? null,
+        correctedInvoiceId: input.correctedInvoiceId ?? null,
         mode,
         currency: profile.currency,
         sumBase: calc.sumBase,
@@ -564,6 +581,19 @@ async function assertEditable(ctx: Ctx, inv: InvoiceRow, what: string): Promise<
   return payments;
 }
 
+/**
+ * 409 InvalidState once the invoice's e-invoice is issued (issue #21; DESIGN §6a): its bytes are frozen,
+ * so the invoice is corrected by a credit note. Payments and cancelling stay allowed.
+ */
+async function assertNotIssued(em: EntityManager, id: string): Promise<void> {
+  if (await isEInvoiceIssued(em, id))
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      'an update is not allowed: the e-invoice is issued (its bytes are frozen); correct it with a credit note (correctedInvoiceId)',
+    );
+}
+
 /** `PUT /1.6/sales/invoices/{id}`: all data; only `issued` invoices in an open period (else 409 InvalidState). */
 export async function updateSalesInvoice(
   deps: InvoicingDeps,
@@ -577,6 +607,7 @@ export async function updateSalesInvoice(
   // validated (a closed period would otherwise be a 422 PeriodClosed); saveInvoice checks again under the
   // invoice's row lock, which closes the race with payments and cancelling.
   await assertEditable(ctx, inv, 'an update');
+  await assertNotIssued(ctx.em, id);
   return saveInvoice(deps, ctx, data, inv);
 }
 

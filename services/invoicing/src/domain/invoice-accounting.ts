@@ -62,13 +62,26 @@ export function salesEntries(
 }
 
 /** A purchase invoice: debit 131 (stock items) or 518 (other rows), credit 321, in the company currency. */
-export function purchaseEntries(rows: readonly PostedRow[], recordNumber: string): AccountingEntry[] {
-  return byAccount(rows, PURCHASE_ACCOUNTS.goods, PURCHASE_ACCOUNTS.services).map(([account, v]) => ({
+export function purchaseEntries(
+  rows: readonly PostedRow[],
+  recordNumber: string,
+  /** Input VAT in the company currency (issue #21): debit 343 / credit 321 when not zero. */
+  inputVat = '0',
+): AccountingEntry[] {
+  const out = byAccount(rows, PURCHASE_ACCOUNTS.goods, PURCHASE_ACCOUNTS.services).map(([account, v]) => ({
     debitAccount: account,
     creditAccount: PURCHASE_ACCOUNTS.payable,
     amount: fmt(v),
     description: `Purchase invoice ${recordNumber}`,
   }));
+  if (!dec(inputVat).isZero())
+    out.push({
+      debitAccount: SALES_ACCOUNTS.vat,
+      creditAccount: PURCHASE_ACCOUNTS.payable,
+      amount: fmt(inputVat),
+      description: `Input VAT of purchase invoice ${recordNumber}`,
+    });
+  return out;
 }
 
 /** The reversal of posted entries (cancellation): same accounts, negated amounts. */

@@ -47,6 +47,7 @@ import {
   VatCodeEntity,
   VatParagraphEntity,
 } from '../persistence/entities.js';
+import { composeAddress } from './company.handlers.js';
 
 type VatCodeRow = InstanceType<typeof VatCodeEntity.class>;
 type PeriodRow = InstanceType<typeof PeriodEntity.class>;
@@ -159,7 +160,15 @@ export function registerMasterData(kit: ServiceKit): void {
         deliveryAddress: null,
         country: null,
         companyNumber: null,
+        street: null,
+        city: null,
+        postalCode: null,
+        taxNumber: null,
+        email: null,
+        peppolId: null,
         ...input,
+        // Issue #21: the structured address given without `address` composes it.
+        ...(input.address ? {} : { address: composeAddress(input.street, input.postalCode, input.city) }),
         vatNumber: vat.value,
       };
     },
@@ -175,6 +184,12 @@ export function registerMasterData(kit: ServiceKit): void {
           'companyNumber',
           'vatNumber',
           'dueDays',
+          'street',
+          'city',
+          'postalCode',
+          'taxNumber',
+          'email',
+          'peppolId',
         ]),
       ),
   });

@@ -48,7 +48,20 @@ export function registerProvision(kit: ServiceKit): void {
         country: profile.country,
         vatNumber: profile.vatNumber ?? null,
         companyNumber: profile.companyNumber ?? null,
-        address: profile.address ?? null,
+        address:
+          profile.address ??
+          ([profile.street, [profile.postalCode, profile.city].filter(Boolean).join(' ')]
+            .filter(Boolean)
+            .join(', ') ||
+            null),
+        taxNumber: profile.taxNumber ?? null,
+        street: profile.street ?? null,
+        city: profile.city ?? null,
+        postalCode: profile.postalCode ?? null,
+        registration: profile.registration ?? null,
+        email: profile.email ?? null,
+        phone: profile.phone ?? null,
+        peppolId: profile.peppolId ?? null,
         ossRegistered: profile.ossRegistered,
         currency: profile.currency,
         timeZone: profile.timeZone,

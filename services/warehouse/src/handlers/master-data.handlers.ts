@@ -141,7 +141,8 @@ export function registerMasterData(kit: ServiceKit): void {
     entity: UnitEntity,
     label: 'Unit',
     assign: (input: any) => ({ uneceCode: null, ...input }),
-    toDtos: (rows) => rows.map((r) => ({ ...pick(r, ['id', 'code', 'name']), uneceCode: r.uneceCode ?? null })),
+    toDtos: (rows) =>
+      rows.map((r) => ({ ...pick(r, ['id', 'code', 'name']), uneceCode: r.uneceCode ?? null })),
   });
   registerCrud(kit, items, {
     entity: ItemEntity,

@@ -20,14 +20,7 @@
  * Units: decimal strings, amounts 2 decimals in the invoice currency, quantities and prices as stored.
  */
 import { type Dec, dec, fmt, round2 } from '@bm/money';
-import type {
-  EAllowanceCharge,
-  EInvoice,
-  ELine,
-  EParty,
-  EVatBreakdown,
-  VatCategory,
-} from './model.js';
+import type { EAllowanceCharge, EInvoice, ELine, EParty, EVatBreakdown, VatCategory } from './model.js';
 import { endpointOf } from './peppol-endpoint.js';
 
 /** VAT code kinds (DESIGN §6). */
@@ -200,7 +193,10 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
     s.add(w.key);
     categoriesOfCode.set(w.vatId, s);
   }
-  const groups = new Map<string, { category: VatCategory; rate: string; taxable: Dec; tax: Dec; lines: Dec }>();
+  const groups = new Map<
+    string,
+    { category: VatCategory; rate: string; taxable: Dec; tax: Dec; lines: Dec }
+  >();
   const group = (key: string, category: VatCategory, rate: string) => {
     let g = groups.get(key);
     if (!g) {
@@ -267,8 +263,12 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
   }
 
   const lineTotal = work.reduce((s, w) => s.plus(w.amount), dec(0));
-  const allowanceTotal = allowanceCharges.filter((a) => !a.charge).reduce((s, a) => s.plus(dec(a.amount)), dec(0));
-  const chargeTotal = allowanceCharges.filter((a) => a.charge).reduce((s, a) => s.plus(dec(a.amount)), dec(0));
+  const allowanceTotal = allowanceCharges
+    .filter((a) => !a.charge)
+    .reduce((s, a) => s.plus(dec(a.amount)), dec(0));
+  const chargeTotal = allowanceCharges
+    .filter((a) => a.charge)
+    .reduce((s, a) => s.plus(dec(a.amount)), dec(0));
   const taxExclusive = dec(inv.sumBase).mul(sign);
   const taxTotal = dec(inv.sumVat).mul(sign);
   const taxInclusive = dec(inv.sumTotal).mul(sign);

@@ -123,7 +123,13 @@ export interface EInvoice {
   /** BT-72 actual delivery date, BT-80 deliver-to country. */
   delivery: { date: string | null; country: string | null } | null;
   /** BG-16: means code 58 (SEPA credit transfer), BT-83 payment id (variable symbol), BT-84 IBAN, BT-86 BIC. */
-  payment: { meansCode: string; paymentId: string | null; iban: string; bic: string | null; accountName: string | null } | null;
+  payment: {
+    meansCode: string;
+    paymentId: string | null;
+    iban: string;
+    bic: string | null;
+    accountName: string | null;
+  } | null;
   lines: ELine[];
   allowanceCharges: EAllowanceCharge[];
   vatBreakdown: EVatBreakdown[];
@@ -131,7 +137,8 @@ export interface EInvoice {
 }
 
 /** Peppol BIS Billing 3.0 specification identifier (BT-24) and business process (BT-23). */
-export const PEPPOL_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
+export const PEPPOL_CUSTOMIZATION_ID =
+  'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
 export const PEPPOL_PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 /** The Peppol document type and process ids of a BIS Billing 3.0 Invoice / CreditNote (for an access point). */
 export const PEPPOL_PROCESS_ID = PEPPOL_PROFILE_ID;

@@ -88,9 +88,17 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
 
   // Peppol BIS 3.0: both parties need an electronic address.
   if (!s.endpoint)
-    fail('PEPPOL-EN16931-R020', 'sellerEndpoint', 'Seller electronic address (BT-34) must be provided: set the company peppolId, or its DIČ (taxNumber) or IČ DPH');
+    fail(
+      'PEPPOL-EN16931-R020',
+      'sellerEndpoint',
+      'Seller electronic address (BT-34) must be provided: set the company peppolId, or its DIČ (taxNumber) or IČ DPH',
+    );
   if (!b.endpoint)
-    fail('PEPPOL-EN16931-R010', 'buyerEndpoint', 'Buyer electronic address (BT-49) must be provided: the buyer needs a peppolId or a VAT number (a consumer cannot receive a Peppol e-invoice; print the invoice instead)');
+    fail(
+      'PEPPOL-EN16931-R010',
+      'buyerEndpoint',
+      'Buyer electronic address (BT-49) must be provided: the buyer needs a peppolId or a VAT number (a consumer cannot receive a Peppol e-invoice; print the invoice instead)',
+    );
 
   // EN 16931 core.
   if (!s.name.trim()) fail('BR-06', 'sellerName', 'Seller name (BT-27) must be provided');
@@ -99,7 +107,11 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
   if (!b.country) fail('BR-11', 'buyerCountry', 'Buyer country code (BT-55) must be provided');
   if (!inv.lines.length) fail('BR-16', 'lines', 'An invoice must have at least one line (BG-25)');
   if (s.vatId && !VAT_PREFIX.test(s.vatId))
-    fail('BR-CO-09', 'sellerVat', `Seller VAT identifier (BT-31) ${s.vatId} must start with a country prefix`);
+    fail(
+      'BR-CO-09',
+      'sellerVat',
+      `Seller VAT identifier (BT-31) ${s.vatId} must start with a country prefix`,
+    );
   if (b.vatId && !VAT_PREFIX.test(b.vatId))
     fail('BR-CO-09', 'buyerVat', `Buyer VAT identifier (BT-48) ${b.vatId} must start with a country prefix`);
 
@@ -121,7 +133,11 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
   if (categories.has('K') && !b.vatId)
     fail('BR-IC-02', 'buyerVat', 'An intra-community supply (K) needs the Buyer VAT identifier (BT-48)');
   if (categories.has('K') && !inv.delivery?.country)
-    fail('BR-IC-12', 'buyerCountry', 'An intra-community supply (K) needs the Deliver to country code (BT-80)');
+    fail(
+      'BR-IC-12',
+      'buyerCountry',
+      'An intra-community supply (K) needs the Deliver to country code (BT-80)',
+    );
   if (categories.has('K') && !inv.delivery?.date)
     fail('BR-IC-11', 'lines', 'An intra-community supply (K) needs the Actual delivery date (BT-72)');
 
@@ -129,40 +145,62 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
   const t = inv.totals;
   const lineSum = sumOf(inv.lines.map((l) => l.netAmount));
   if (!lineSum.eq(dec(t.lineTotal)))
-    fail('BR-CO-10', 'lines', `Sum of line net amounts ${lineSum.toFixed(2)} must equal BT-106 ${t.lineTotal}`);
+    fail(
+      'BR-CO-10',
+      'lines',
+      `Sum of line net amounts ${lineSum.toFixed(2)} must equal BT-106 ${t.lineTotal}`,
+    );
   const allowances = sumOf(inv.allowanceCharges.filter((a) => !a.charge).map((a) => a.amount));
   const charges = sumOf(inv.allowanceCharges.filter((a) => a.charge).map((a) => a.amount));
   if (!dec(t.lineTotal).minus(allowances).plus(charges).eq(dec(t.taxExclusive)))
     fail('BR-CO-13', 'lines', `BT-109 ${t.taxExclusive} must equal BT-106 − BT-107 + BT-108`);
   const breakdownTax = sumOf(inv.vatBreakdown.map((v) => v.tax));
   if (!breakdownTax.eq(dec(t.taxTotal)))
-    fail('BR-CO-14', 'lines', `BT-110 ${t.taxTotal} must equal the sum of the VAT category tax amounts ${breakdownTax.toFixed(2)}`);
+    fail(
+      'BR-CO-14',
+      'lines',
+      `BT-110 ${t.taxTotal} must equal the sum of the VAT category tax amounts ${breakdownTax.toFixed(2)}`,
+    );
   if (!dec(t.taxExclusive).plus(dec(t.taxTotal)).eq(dec(t.taxInclusive)))
     fail('BR-CO-15', 'lines', `BT-112 ${t.taxInclusive} must equal BT-109 + BT-110`);
   for (const v of inv.vatBreakdown) {
     if (v.category === 'O') continue;
     const expected = dec(v.taxable).abs().mul(dec(v.rate)).div(100).toDecimalPlaces(2);
     if (dec(v.tax).abs().minus(expected).abs().gte(1))
-      fail('BR-CO-17', 'lines', `VAT of category ${v.category} ${v.rate} % (${v.tax}) must be its taxable amount × rate`);
+      fail(
+        'BR-CO-17',
+        'lines',
+        `VAT of category ${v.category} ${v.rate} % (${v.tax}) must be its taxable amount × rate`,
+      );
   }
   inv.lines.forEach((l, i) => {
     const computed = dec(l.quantity).mul(dec(l.netPrice));
     if (computed.minus(dec(l.netAmount)).abs().gt(dec('0.02')))
-      fail('PEPPOL-EN16931-R120', 'lines', `Line ${i + 1}: net amount ${l.netAmount} must equal quantity × net price (${computed.toFixed(4)})`);
+      fail(
+        'PEPPOL-EN16931-R120',
+        'lines',
+        `Line ${i + 1}: net amount ${l.netAmount} must equal quantity × net price (${computed.toFixed(4)})`,
+      );
     if (dec(l.netPrice).isNegative())
       fail('BR-27', 'lines', `Line ${i + 1}: the item net price (BT-146) must not be negative`);
   });
 
   if (!opts.sk) return out;
   // Slovak CIUS v1.4 (Finančná správa, February 2026), zákon č. 222/2004 Z. z. § 74 ods. 1.
-  if (!inv.dueDate && !dec(t.payable).isZero()) fail('SK-02', 'dueDate', 'Payment due date (BT-9) is mandatory');
-  if (!s.legalId) fail('SK-03', 'sellerLegalId', 'Seller legal registration identifier, IČO (BT-30), is mandatory');
+  if (!inv.dueDate && !dec(t.payable).isZero())
+    fail('SK-02', 'dueDate', 'Payment due date (BT-9) is mandatory');
+  if (!s.legalId)
+    fail('SK-03', 'sellerLegalId', 'Seller legal registration identifier, IČO (BT-30), is mandatory');
   if (!s.vatId) fail('SK-04', 'sellerVat', 'Seller VAT identifier, IČ DPH (BT-31), is mandatory');
   if (!s.street) fail('SK-05', 'sellerStreet', 'Seller street (BT-35) is mandatory');
   if (!s.city) fail('SK-06', 'sellerCity', 'Seller city (BT-37) is mandatory');
   if (!s.postalCode) fail('SK-07', 'sellerPostal', 'Seller postal code (BT-38) is mandatory');
   if (!b.vatId && !b.legalId)
-    fail('SK-08', 'buyerVat', 'Buyer VAT identifier (BT-48), or for a buyer without one its IČO (BT-47), is mandatory');
+    fail(
+      'SK-08',
+      'buyerVat',
+      'Buyer VAT identifier (BT-48), or for a buyer without one its IČO (BT-47), is mandatory',
+    );
   if (!b.street) fail('SK-09', 'buyerStreet', 'Buyer street (BT-50) is mandatory');
   if (!b.city) fail('SK-10', 'buyerCity', 'Buyer city (BT-52) is mandatory');
   if (!b.postalCode) fail('SK-11', 'buyerPostal', 'Buyer postal code (BT-53) is mandatory');

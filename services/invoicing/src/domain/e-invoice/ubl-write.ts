@@ -30,7 +30,11 @@ const el = (entries: [string, unknown][]): Node => {
 const amount = (currency: string, v: string) => ({ '#text': v, '@_currencyID': currency });
 const taxScheme = { 'cac:TaxScheme': { 'cbc:ID': 'VAT' } };
 
-function taxCategory(category: VatCategory, rate: string, reason?: { code: string | null; text: string | null }) {
+function taxCategory(
+  category: VatCategory,
+  rate: string,
+  reason?: { code: string | null; text: string | null },
+) {
   return el([
     ['cbc:ID', category],
     // Category O carries no rate (BR-O-05); every other category does (BR-S-05 …).
@@ -45,7 +49,8 @@ function party(p: EParty, seller: boolean): Node {
   const taxSchemes: Node[] = [];
   if (p.vatId) taxSchemes.push({ 'cbc:CompanyID': p.vatId, ...taxScheme });
   // BT-32: the seller's tax registration (DIČ) under a scheme other than VAT.
-  if (seller && p.taxNumber) taxSchemes.push({ 'cbc:CompanyID': p.taxNumber, 'cac:TaxScheme': { 'cbc:ID': 'TAX' } });
+  if (seller && p.taxNumber)
+    taxSchemes.push({ 'cbc:CompanyID': p.taxNumber, 'cac:TaxScheme': { 'cbc:ID': 'TAX' } });
   const contact =
     seller && (p.email || p.phone)
       ? el([
@@ -122,7 +127,11 @@ export function ublTree(inv: EInvoice): Node {
     ['cbc:IssueDate', inv.issueDate],
   ];
   if (credit) {
-    header.push(['cbc:TaxPointDate', inv.taxPointDate], ['cbc:CreditNoteTypeCode', inv.typeCode], ['cbc:Note', inv.note]);
+    header.push(
+      ['cbc:TaxPointDate', inv.taxPointDate],
+      ['cbc:CreditNoteTypeCode', inv.typeCode],
+      ['cbc:Note', inv.note],
+    );
   } else {
     header.push(
       ['cbc:DueDate', inv.dueDate],
@@ -174,7 +183,10 @@ export function ublTree(inv: EInvoice): Node {
         'cac:TaxSubtotal': inv.vatBreakdown.map((b) => ({
           'cbc:TaxableAmount': amount(cur, b.taxable),
           'cbc:TaxAmount': amount(cur, b.tax),
-          'cac:TaxCategory': taxCategory(b.category, b.rate, { code: b.exemptionCode, text: b.exemptionReason }),
+          'cac:TaxCategory': taxCategory(b.category, b.rate, {
+            code: b.exemptionCode,
+            text: b.exemptionReason,
+          }),
         })),
       },
     ],

@@ -1,0 +1,178 @@
+/**
+ * `POST /1.6/purchase/e-invoices` and `invoicing.purchase-e-invoices.receive` (issue #21; DESIGN §6a
+ * "Received e-invoices"): a received UBL Invoice or CreditNote becomes a purchase invoice in record mode,
+ * its bytes archived as received.
+ *
+ * Linear: parse (pure, hostile XML refused) → is it for this company → pre-flight (EN 16931 and Peppol
+ * rules) → supplier by VAT number, then IČO, else a new partner from the document → map (pure) → store the
+ * purchase invoice and the archive in one transaction. Refusals store nothing and spend no number:
+ * 400 BadRequest (XML), 422 EInvoiceNotForThisCompany, 422 EInvoiceNotValid, 409 DuplicateRecordNumber.
+ */
+import { createHash } from 'node:crypto';
+import type { PurchaseInvoice } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
+import { type Ctx, invalidateMasterData } from '@bm/service-kit';
+import { createPurchaseInvoice } from '../application/purchase-invoice.service.js';
+import { companyProfile } from '../application/references.js';
+import type { InvoicingDeps } from '../application/sales-invoice.service.js';
+import type { EParty } from '../domain/e-invoice/model.js';
+import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
+import { preflight } from '../domain/e-invoice/preflight.js';
+import { isForCompany, purchaseFromEInvoice, supplierKey } from '../domain/e-invoice/to-purchase-invoice.js';
+import { readUbl, UblReadError } from '../domain/e-invoice/ubl-read.js';
+import { PartnerEntity } from '../persistence/entities.js';
+import { notValid } from './sales-e-invoice.js';
+
+/** Field names of a received document's findings: its BT ids (the sender fixes them, not this user). */
+const INBOUND_FIELDS = {
+  sellerEndpoint: 'BT-34',
+  buyerEndpoint: 'BT-49',
+  sellerName: 'BT-27',
+  buyerName: 'BT-44',
+  sellerCountry: 'BT-40',
+  buyerCountry: 'BT-55',
+  sellerVat: 'BT-31',
+  buyerVat: 'BT-48',
+  sellerLegalId: 'BT-30',
+  sellerStreet: 'BT-35',
+  sellerCity: 'BT-37',
+  sellerPostal: 'BT-38',
+  buyerStreet: 'BT-50',
+  buyerCity: 'BT-52',
+  buyerPostal: 'BT-53',
+  dueDate: 'BT-9',
+  lines: 'BG-25',
+};
+
+const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, '').toUpperCase();
+
+/** The supplier's partner: by VAT number, then by IČO; else created from the document (code `EF-…`). */
+async function supplierPartner(ctx: Ctx, seller: EParty): Promise<string> {
+  const em = ctx.em;
+  if (seller.vatId) {
+    const byVat = await em.find(
+      PartnerEntity,
+      { vatNumber: { $ne: null } },
+      { fields: ['id', 'vatNumber'] as any },
+    );
+    const hit = byVat.find((p) => norm(p.vatNumber) === norm(seller.vatId));
+    if (hit) return hit.id;
+  }
+  if (seller.legalId) {
+    const hit = await em.findOne(PartnerEntity, { companyNumber: seller.legalId });
+    if (hit) return hit.id;
+  }
+  const id = crypto.randomUUID();
+  const address = [seller.street, [seller.postalCode, seller.city].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
+  const key =
+    supplierKey(seller)
+      .replace(/[^A-Z0-9]/g, '')
+      .slice(0, 20) || id.slice(0, 8);
+  await em.transactional(async (tx) => {
+    // Two documents of a new supplier at once: the second finds the first's partner by its code.
+    const code = `EF-${key}`;
+    const existing = await tx.findOne(PartnerEntity, { code });
+    if (existing) return;
+    tx.create(PartnerEntity, {
+      id,
+      companyId: ctx.companyId!,
+      code,
+      name: seller.name.slice(0, 255) || key,
+      address: address || null,
+      deliveryAddress: null,
+      country: seller.country?.slice(0, 2) ?? null,
+      companyNumber: seller.legalId?.slice(0, 30) ?? null,
+      vatNumber: seller.vatId?.slice(0, 20) ?? null,
+      dueDays: 14,
+      street: seller.street,
+      city: seller.city?.slice(0, 100) ?? null,
+      postalCode: seller.postalCode?.slice(0, 20) ?? null,
+      taxNumber: seller.taxNumber?.slice(0, 20) ?? null,
+      email: seller.email,
+      peppolId: formatEndpoint(seller.endpoint),
+    });
+  });
+  invalidateMasterData(ctx.companyId!);
+  const made = await em.findOne(PartnerEntity, { code: `EF-${key}` }, { disableIdentityMap: true });
+  return made!.id;
+}
+
+/** Books the received document `base64` (its bytes as received). See the module comment. */
+export async function receivePurchaseEInvoice(
+  deps: InvoicingDeps,
+  ctx: Ctx,
+  base64: string,
+): Promise<PurchaseInvoice> {
+  const bytes = Buffer.from(base64, 'base64');
+  let doc: ReturnType<typeof readUbl>;
+  try {
+    doc = readUbl(bytes);
+  } catch (e) {
+    if (e instanceof UblReadError)
+      throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, `not a UBL 2.1 e-invoice: ${e.message}`, {
+        errors: [{ path: '(body)', message: e.message }],
+      });
+    throw e;
+  }
+  const profile = await companyProfile(ctx.em);
+  const company = {
+    vatNumber: profile.vatNumber ?? null,
+    companyNumber: profile.companyNumber ?? null,
+    taxNumber: profile.taxNumber ?? null,
+    country: profile.country,
+    peppolId: profile.peppolId ?? null,
+    currency: profile.currency,
+  };
+  if (!isForCompany(doc.buyer, company))
+    throw new AppError(
+      ErrorKind.unprocessable,
+      ErrorCode.EInvoiceNotForThisCompany,
+      `the document's buyer (${doc.buyer.name || 'unnamed'}, VAT ${doc.buyer.vatId ?? '-'}, IČO ${doc.buyer.legalId ?? '-'}, endpoint ${formatEndpoint(doc.buyer.endpoint) ?? '-'}) is not this company`,
+      { errors: [{ path: 'AccountingCustomerParty', message: 'not this company' }] },
+    );
+  const findings = preflight(doc, { sk: false, fields: INBOUND_FIELDS }).filter(
+    // The buyer's own endpoint may be absent on a document uploaded by hand; everything else counts.
+    (f) => f.rule !== 'PEPPOL-EN16931-R010',
+  );
+  if (findings.length) throw notValid(findings);
+  const data = purchaseFromEInvoice(doc, company, todayIn(ctx.timeZone ?? profile.timeZone));
+  const partnerId = await supplierPartner(ctx, doc.seller);
+  return createPurchaseInvoice(
+    deps,
+    ctx,
+    {
+      partnerId,
+      dateCreated: data.dateCreated,
+      externalRecordNumber: data.externalRecordNumber,
+      partner: [
+        doc.seller.name,
+        [doc.seller.street, doc.seller.postalCode, doc.seller.city].filter(Boolean).join(', '),
+      ]
+        .filter(Boolean)
+        .join('\n'),
+      dateValidTo: data.dateValidTo,
+      dateAccounting: data.dateAccounting,
+      dateDelivery: data.dateDelivery,
+      currency1: data.currency1,
+      rows: data.rows,
+    },
+    {
+      vatSummary: data.vatSummary,
+      sumVat: data.sumVat,
+      sumTotal: data.sumTotal,
+      vatPeriod: data.vatPeriod,
+      archive: {
+        bytes,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        documentType: doc.documentType,
+        senderId: formatEndpoint(doc.seller.endpoint),
+        receiverId: formatEndpoint(doc.buyer.endpoint),
+        partyKey: supplierKey(doc.seller),
+        externalNumber: data.externalRecordNumber,
+      },
+    },
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * The sales invoice as an e-invoice (issue #21; DESIGN §6a): the draft on read, and issuing, which runs
+ * the pre-flight rules, freezes the bytes (SHA-256, `issuedAt`) and publishes
+ * `events.invoicing.e-invoice-issued` through the outbox in the same transaction.
+ *
+ * Linear: unit codes are asked from the warehouse first (never inside a transaction); then the invoice
+ * is read, mapped (pure domain), checked (pure domain) and, when issuing, stored under the invoice's row
+ * lock, so an update racing the issue either lands before it (and is in the bytes) or is refused after.
+ */
+import { createHash } from 'node:crypto';
+import { type EInvoiceIssuedEvent, InvoiceEventSubjects, type SalesEInvoice } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { type Ctx, enqueueEvent, type ServiceKit } from '@bm/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
+import { eInvoiceFromSalesInvoice } from '../domain/e-invoice/from-sales-invoice.js';
+import type { EInvoice } from '../domain/e-invoice/model.js';
+import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
+import { type Finding, preflight } from '../domain/e-invoice/preflight.js';
+import { writeUbl } from '../domain/e-invoice/ubl-write.js';
+import { EInvoiceDocumentEntity, OutboxEntity, SalesInvoiceEntity } from '../persistence/entities.js';
+import { uneceCodes } from '../ports/unit-codes.port.js';
+import { type ArchiveRow, findArchived, loadSalesSource } from '../store/e-invoice.store.js';
+
+export interface EInvoiceDeps {
+  kit: ServiceKit;
+  kickOutbox: () => void;
+}
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** 422 EInvoiceNotValid naming each failed rule and its field. */
+export function notValid(findings: Finding[]): AppError {
+  return new AppError(
+    ErrorKind.unprocessable,
+    ErrorCode.EInvoiceNotValid,
+    `the e-invoice breaks ${findings.length} rule(s): ${[...new Set(findings.map((f) => f.rule))].join(', ')}`,
+    { errors: findings.map((f) => ({ path: f.path, message: f.message })) },
+  );
+}
+
+const frozen = (a: ArchiveRow): SalesEInvoice => ({
+  status: 'issued',
+  document: Buffer.from(a.bytes).toString('base64'),
+  sha256: a.sha256,
+  issuedAt: new Date(a.createdAt).toISOString(),
+  documentType: a.documentType as SalesEInvoice['documentType'],
+});
+
+/** Builds the e-invoice of an invoice as it stands (reads only). @throws 404, 422 EInvoiceNotValid. */
+async function build(
+  deps: EInvoiceDeps,
+  ctx: Ctx,
+  id: string,
+): Promise<{ model: EInvoice; bytes: Buffer; updatedAt: Date }> {
+  const loaded = await loadSalesSource(ctx.em, id);
+  if (!loaded) throw notFound('Sales invoice');
+  const codes = await uneceCodes(
+    deps.kit,
+    ctx,
+    loaded.rows.map((r) => r.unitId).filter((x): x is string => !!x),
+  );
+  const model = eInvoiceFromSalesInvoice({
+    ...loaded.source,
+    invoice: {
+      ...loaded.source.invoice,
+      rows: loaded.rows.map((r) => ({ ...r.row, unitCode: r.unitId ? (codes.get(r.unitId) ?? null) : null })),
+    },
+  });
+  const findings = preflight(model, { sk: true });
+  if (findings.length) throw notValid(findings);
+  return { model, bytes: writeUbl(model), updatedAt: loaded.inv.updatedAt };
+}
+
+/**
+ * `GET /1.6/sales/invoices/{id}/e-invoice`: the frozen bytes once issued, else the draft as it would be
+ * issued now. @throws 404; 422 EInvoiceNotValid (a draft that cannot be an e-invoice).
+ */
+export async function getSalesEInvoice(deps: EInvoiceDeps, ctx: Ctx, id: string): Promise<SalesEInvoice> {
+  const archived = await findArchived(ctx.em, 'issued', id);
+  if (archived) return frozen(archived);
+  const { model, bytes } = await build(deps, ctx, id);
+  return {
+    status: 'draft',
+    document: bytes.toString('base64'),
+    sha256: sha256(bytes),
+    issuedAt: null,
+    documentType: model.documentType,
+  };
+}
+
+/**
+ * `POST /1.6/sales/invoices/{id}/e-invoice`: issues the e-invoice once; a repeated call answers the same
+ * bytes with `created: false`. @throws 404; 422 EInvoiceNotValid (nothing stored).
+ */
+export async function issueSalesEInvoice(
+  deps: EInvoiceDeps,
+  ctx: Ctx,
+  id: string,
+): Promise<SalesEInvoice & { created: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    const archived = await findArchived(ctx.em, 'issued', id);
+    if (archived) return { ...frozen(archived), created: false };
+    const { model, bytes, updatedAt } = await build(deps, ctx, id);
+    const result = await ctx.em.transactional(async (tx) => {
+      const inv = await tx.findOne(
+        SalesInvoiceEntity,
+        { id },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      if (!inv) throw notFound('Sales invoice');
+      const again = await findArchived(tx, 'issued', id);
+      if (again) return { ...frozen(again), created: false };
+      // Changed between the read and the lock: build again from what is stored now.
+      if (new Date(inv.updatedAt).getTime() !== new Date(updatedAt).getTime()) return null;
+      const now = new Date();
+      const digest = sha256(bytes);
+      tx.create(EInvoiceDocumentEntity, {
+        id: crypto.randomUUID(),
+        companyId: ctx.companyId!,
+        documentId: id,
+        direction: 'issued',
+        documentType: model.documentType,
+        bytes,
+        sha256: digest,
+        senderId: formatEndpoint(model.seller.endpoint),
+        receiverId: formatEndpoint(model.buyer.endpoint),
+        partyKey: null,
+        externalNumber: null,
+        createdAt: now,
+      });
+      const event: EInvoiceIssuedEvent = {
+        eventId: crypto.randomUUID(),
+        companyId: ctx.companyId!,
+        invoiceId: id,
+        recordNumber: model.id,
+        documentType: model.documentType,
+        senderId: formatEndpoint(model.seller.endpoint)!,
+        receiverId: formatEndpoint(model.buyer.endpoint)!,
+        sha256: digest,
+        issuedAt: now.toISOString(),
+        document: bytes.toString('base64'),
+      };
+      enqueueEvent(tx, OutboxEntity, ctx.companyId!, InvoiceEventSubjects.eInvoiceIssued, event);
+      return {
+        status: 'issued' as const,
+        document: event.document,
+        sha256: digest,
+        issuedAt: event.issuedAt,
+        documentType: model.documentType,
+        created: true,
+      };
+    });
+    if (result) {
+      if (result.created) deps.kickOutbox();
+      return result;
+    }
+    if (attempt >= 3)
+      throw new AppError(ErrorKind.conflict, ErrorCode.Conflict, 'the invoice keeps changing; try again');
+  }
+}
+
+/** True when the invoice's e-invoice is issued (its data are frozen: PUT → 409 InvalidState). */
+export async function isEInvoiceIssued(em: Ctx['em'], id: string): Promise<boolean> {
+  return (await em.count(EInvoiceDocumentEntity, { direction: 'issued', documentId: id })) > 0;
+}

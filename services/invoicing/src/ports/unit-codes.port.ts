@@ -1,0 +1,21 @@
+/** The UN/ECE codes of units, asked from the warehouse service (issue #21); never inside a transaction. */
+import { resolveCatalog } from '@bm/contracts';
+import { type RequestContext, request } from '@bm/messaging';
+import type { ServiceKit } from '@bm/service-kit';
+
+/** UN/ECE Rec 20/21 code by unit id (units without one are absent). */
+export async function uneceCodes(
+  kit: ServiceKit,
+  ctx: RequestContext,
+  unitIds: string[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(unitIds)];
+  if (!ids.length) return new Map();
+  const cat = await request(
+    kit.nc,
+    resolveCatalog,
+    { itemIds: [], itemCodes: [], unitIds: ids, unitCodes: [] },
+    ctx,
+  );
+  return new Map(cat.units.filter((u) => u.uneceCode).map((u) => [u.id, u.uneceCode!]));
+}
