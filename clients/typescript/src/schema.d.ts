@@ -58,6 +58,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.6/sales/invoices/{id}/e-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sales invoice as a Peppol BIS Billing 3.0 e-invoice (draft, or the frozen issued bytes)
+         * @description UBL 2.1 Invoice (380) or CreditNote (381). Header `E-Invoice-Status` is `draft` before issue and `issued` after; issued bytes never change and carry `ETag` of their SHA-256. 422 EInvoiceNotValid when the invoice cannot be an e-invoice (the rule ids in `errors`).
+         */
+        get: operations["getSalesInvoicesByIdEInvoice"];
+        put?: never;
+        /**
+         * Issue the e-invoice: pre-flight rules, frozen bytes, event for the access point
+         * @description Runs the pre-flight rules (EN 16931, Peppol BIS 3.0, Slovak CIUS; 422 EInvoiceNotValid naming each rule id and field, nothing stored), freezes the XML (SHA-256, issuedAt), refuses later PUTs (409 InvalidState) and publishes `events.invoicing.e-invoice-issued`. 201 with the XML; a repeated call answers the same bytes with 200.
+         */
+        post: operations["postSalesInvoicesByIdEInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/purchase/e-invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a received e-invoice (UBL 2.1 Invoice or CreditNote) as a purchase invoice
+         * @description Record mode: the figures as the document states them; supplier matched by VAT number, then IČO, else created; booked on the day of receipt; the bytes archived. 400 not UBL (DTDs and entities refused), 409 DuplicateRecordNumber (same supplier and number), 413 too large, 422 EInvoiceNotForThisCompany or EInvoiceNotValid.
+         */
+        post: operations["postPurchaseEInvoices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/purchase/invoices/{id}/e-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The received e-invoice of a purchase invoice, byte for byte */
+        get: operations["getPurchaseInvoicesByIdEInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.6/warehouses/issue-cards/copy": {
         parameters: {
             query?: never;
@@ -881,6 +942,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.6/company": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own company: what its documents and e-invoices say of the seller */
+        get: operations["getCompany"];
+        /** Replace the caller's own company profile (the whole record; read-only fields may be sent back) */
+        put: operations["putCompany"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -943,6 +1022,16 @@ export interface operations {
                     /** @default Europe/Bratislava */
                     timeZone?: string;
                     iban?: string | null;
+                    taxNumber?: string | null;
+                    street?: string | null;
+                    city?: string | null;
+                    postalCode?: string | null;
+                    registration?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    /** @example 0245:2020123456 */
+                    peppolId?: string | null;
                     username?: string;
                 };
             };
@@ -1217,6 +1306,620 @@ export interface operations {
                         documentType: "IssueCard" | "ReceiptCard" | "SalesInvoice" | "PurchaseInvoice";
                         builtIn: boolean;
                     };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests (rate limit; see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSalesInvoicesByIdEInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The e-invoice */
+            200: {
+                headers: {
+                    "E-Invoice-Status"?: "draft" | "issued";
+                    /** @description SHA-256 of the issued bytes (issued only) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests (rate limit; see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postSalesInvoicesByIdEInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Already issued: the same bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Issued */
+            201: {
+                headers: {
+                    "E-Invoice-Status"?: "issued";
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests (rate limit; see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postPurchaseEInvoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": string;
+            };
+        };
+        responses: {
+            /** @description The purchase invoice */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        partnerId: string;
+                        /** Format: uuid */
+                        ordnerId: string;
+                        /** Format: date */
+                        dateCreated: string;
+                        recordNumber: string;
+                        externalRecordNumber: string | null;
+                        partner: string | null;
+                        /** Format: date */
+                        dateValidTo: string | null;
+                        /** Format: date */
+                        dateAccounting: string;
+                        /** Format: date */
+                        dateDelivery: string | null;
+                        /** Format: uuid */
+                        periodId: string;
+                        currency1: string;
+                        rows: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            itemId: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            itemsAmount: number;
+                            code: string | null;
+                            name: string;
+                            description: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            bonus: number | null;
+                            /** @description decimal, at most 2 decimal places */
+                            bonusPercent: number | null;
+                            /** @description decimal, at most 4 decimal places */
+                            price: number;
+                            /** @description decimal, at most 2 decimal places */
+                            localSum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vatRate: number | null;
+                        }[];
+                        PeriodYear: string;
+                        Period: string;
+                        /** @description decimal, at most 2 decimal places */
+                        sum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        localSum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumVat: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumTotal: number;
+                        vatSummary: {
+                            category: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                        }[];
+                        /** @enum {string} */
+                        source: "manual" | "eInvoice";
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        partnerId: string;
+                        /** Format: uuid */
+                        ordnerId: string;
+                        /** Format: date */
+                        dateCreated: string;
+                        recordNumber: string;
+                        externalRecordNumber: string | null;
+                        partner: string | null;
+                        /** Format: date */
+                        dateValidTo: string | null;
+                        /** Format: date */
+                        dateAccounting: string;
+                        /** Format: date */
+                        dateDelivery: string | null;
+                        /** Format: uuid */
+                        periodId: string;
+                        currency1: string;
+                        rows: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            itemId: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            itemsAmount: number;
+                            code: string | null;
+                            name: string;
+                            description: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            bonus: number | null;
+                            /** @description decimal, at most 2 decimal places */
+                            bonusPercent: number | null;
+                            /** @description decimal, at most 4 decimal places */
+                            price: number;
+                            /** @description decimal, at most 2 decimal places */
+                            localSum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vatRate: number | null;
+                        }[];
+                        PeriodYear: string;
+                        Period: string;
+                        /** @description decimal, at most 2 decimal places */
+                        sum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        localSum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumVat: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumTotal: number;
+                        vatSummary: {
+                            category: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                        }[];
+                        /** @enum {string} */
+                        source: "manual" | "eInvoice";
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests (rate limit; see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPurchaseInvoicesByIdEInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes as received */
+            200: {
+                headers: {
+                    /** @description SHA-256 of the bytes */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
                 };
             };
             /** @description ValidationFailed or BadRequest */
@@ -4131,6 +4834,8 @@ export interface operations {
                     personId?: string | null;
                     /** Format: uuid */
                     projectId?: string | null;
+                    /** Format: uuid */
+                    correctedInvoiceId?: string | null;
                     ordnerCode?: string;
                     warehouseCode?: string;
                     rows: {
@@ -4211,6 +4916,8 @@ export interface operations {
                     personId?: string | null;
                     /** Format: uuid */
                     projectId?: string | null;
+                    /** Format: uuid */
+                    correctedInvoiceId?: string | null;
                     ordnerCode?: string;
                     warehouseCode?: string;
                     rows: {
@@ -4331,6 +5038,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -4371,6 +5080,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -4457,6 +5172,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -4497,6 +5214,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                 };
             };
@@ -4758,6 +5481,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -4798,6 +5523,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                     "application/xml": {
                         page: number;
@@ -4940,6 +5671,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -4980,6 +5713,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                 };
             };
@@ -5140,6 +5879,8 @@ export interface operations {
                     personId?: string | null;
                     /** Format: uuid */
                     projectId?: string | null;
+                    /** Format: uuid */
+                    correctedInvoiceId?: string | null;
                     rows: {
                         /** @description decimal, at most 4 decimal places */
                         quantity: number;
@@ -5218,6 +5959,8 @@ export interface operations {
                     personId?: string | null;
                     /** Format: uuid */
                     projectId?: string | null;
+                    /** Format: uuid */
+                    correctedInvoiceId?: string | null;
                     rows: {
                         /** @description decimal, at most 4 decimal places */
                         quantity: number;
@@ -5336,6 +6079,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -5376,6 +6121,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -5462,6 +6213,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -5502,6 +6255,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                 };
             };
@@ -5717,6 +6476,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -5757,6 +6518,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -5843,6 +6610,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -5883,6 +6652,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                 };
             };
@@ -6083,6 +6858,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -6123,6 +6900,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -6209,6 +6992,8 @@ export interface operations {
                         personId: string | null;
                         /** Format: uuid */
                         projectId: string | null;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
                         /** @enum {string} */
                         mode: "record" | "creation";
                         currency: string;
@@ -6249,6 +7034,12 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        eInvoice: {
+                            /** @enum {string} */
+                            status: "draft" | "issued";
+                            issuedAt: string | null;
+                            sha256: string | null;
+                        };
                     };
                 };
             };
@@ -6396,6 +7187,12 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             localSum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sumVat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sumTotal: number;
+                            /** @enum {string} */
+                            source: "manual" | "eInvoice";
                             partnerName: string | null;
                         }[];
                     };
@@ -6430,6 +7227,12 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             localSum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sumVat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sumTotal: number;
+                            /** @enum {string} */
+                            source: "manual" | "eInvoice";
                             partnerName: string | null;
                         }[];
                     };
@@ -6576,6 +7379,8 @@ export interface operations {
                         localSum?: number | null;
                         /** @description decimal, at most 2 decimal places */
                         sum?: number | null;
+                        /** @description decimal, at most 2 decimal places */
+                        vatRate?: number | null;
                     }[];
                     PeriodYear?: string;
                     Period?: string;
@@ -6617,6 +7422,8 @@ export interface operations {
                         localSum?: number | null;
                         /** @description decimal, at most 2 decimal places */
                         sum?: number | null;
+                        /** @description decimal, at most 2 decimal places */
+                        vatRate?: number | null;
                     }[];
                     PeriodYear?: string;
                     Period?: string;
@@ -6671,6 +7478,8 @@ export interface operations {
                             localSum: number;
                             /** @description decimal, at most 2 decimal places */
                             sum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vatRate: number | null;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -6678,6 +7487,21 @@ export interface operations {
                         sum: number;
                         /** @description decimal, at most 2 decimal places */
                         localSum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumVat: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumTotal: number;
+                        vatSummary: {
+                            category: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                        }[];
+                        /** @enum {string} */
+                        source: "manual" | "eInvoice";
                         accountingEntries: {
                             debitAccount: string;
                             creditAccount: string;
@@ -6727,6 +7551,8 @@ export interface operations {
                             localSum: number;
                             /** @description decimal, at most 2 decimal places */
                             sum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vatRate: number | null;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -6734,6 +7560,21 @@ export interface operations {
                         sum: number;
                         /** @description decimal, at most 2 decimal places */
                         localSum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumVat: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumTotal: number;
+                        vatSummary: {
+                            category: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                        }[];
+                        /** @enum {string} */
+                        source: "manual" | "eInvoice";
                         accountingEntries: {
                             debitAccount: string;
                             creditAccount: string;
@@ -6891,6 +7732,12 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             localSum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sumVat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sumTotal: number;
+                            /** @enum {string} */
+                            source: "manual" | "eInvoice";
                             partnerName: string | null;
                         }[];
                     } | {
@@ -6934,6 +7781,8 @@ export interface operations {
                             localSum: number;
                             /** @description decimal, at most 2 decimal places */
                             sum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vatRate: number | null;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -6941,6 +7790,21 @@ export interface operations {
                         sum: number;
                         /** @description decimal, at most 2 decimal places */
                         localSum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumVat: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumTotal: number;
+                        vatSummary: {
+                            category: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                        }[];
+                        /** @enum {string} */
+                        source: "manual" | "eInvoice";
                         accountingEntries: {
                             debitAccount: string;
                             creditAccount: string;
@@ -6980,6 +7844,12 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             localSum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sumVat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sumTotal: number;
+                            /** @enum {string} */
+                            source: "manual" | "eInvoice";
                             partnerName: string | null;
                         }[];
                     } | {
@@ -7023,6 +7893,8 @@ export interface operations {
                             localSum: number;
                             /** @description decimal, at most 2 decimal places */
                             sum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vatRate: number | null;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -7030,6 +7902,21 @@ export interface operations {
                         sum: number;
                         /** @description decimal, at most 2 decimal places */
                         localSum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumVat: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumTotal: number;
+                        vatSummary: {
+                            category: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                        }[];
+                        /** @enum {string} */
+                        source: "manual" | "eInvoice";
                         accountingEntries: {
                             debitAccount: string;
                             creditAccount: string;
@@ -8441,6 +9328,7 @@ export interface operations {
                             name: string;
                             /** Format: uuid */
                             id: string;
+                            uneceCode: string | null;
                         }[];
                     };
                     "application/xml": {
@@ -8452,6 +9340,7 @@ export interface operations {
                             name: string;
                             /** Format: uuid */
                             id: string;
+                            uneceCode: string | null;
                         }[];
                     };
                 };
@@ -8563,10 +9452,12 @@ export interface operations {
                 "application/json": {
                     code: string;
                     name: string;
+                    uneceCode?: string | null;
                 };
                 "application/xml": {
                     code: string;
                     name: string;
+                    uneceCode?: string | null;
                 };
             };
         };
@@ -8582,12 +9473,14 @@ export interface operations {
                         name: string;
                         /** Format: uuid */
                         id: string;
+                        uneceCode: string | null;
                     };
                     "application/xml": {
                         code: string;
                         name: string;
                         /** Format: uuid */
                         id: string;
+                        uneceCode: string | null;
                     };
                 };
             };
@@ -8705,12 +9598,14 @@ export interface operations {
                         name: string;
                         /** Format: uuid */
                         id: string;
+                        uneceCode: string | null;
                     };
                     "application/xml": {
                         code: string;
                         name: string;
                         /** Format: uuid */
                         id: string;
+                        uneceCode: string | null;
                     };
                 };
             };
@@ -8820,10 +9715,12 @@ export interface operations {
                 "application/json": {
                     code: string;
                     name: string;
+                    uneceCode?: string | null;
                 };
                 "application/xml": {
                     code: string;
                     name: string;
+                    uneceCode?: string | null;
                 };
             };
         };
@@ -8839,12 +9736,14 @@ export interface operations {
                         name: string;
                         /** Format: uuid */
                         id: string;
+                        uneceCode: string | null;
                     };
                     "application/xml": {
                         code: string;
                         name: string;
                         /** Format: uuid */
                         id: string;
+                        uneceCode: string | null;
                     };
                 };
             };
@@ -8973,6 +9872,12 @@ export interface operations {
                             companyNumber: string | null;
                             vatNumber: string | null;
                             dueDays: number;
+                            street: string | null;
+                            city: string | null;
+                            postalCode: string | null;
+                            taxNumber: string | null;
+                            email: string | null;
+                            peppolId: string | null;
                         }[];
                     };
                     "application/xml": {
@@ -8990,6 +9895,12 @@ export interface operations {
                             companyNumber: string | null;
                             vatNumber: string | null;
                             dueDays: number;
+                            street: string | null;
+                            city: string | null;
+                            postalCode: string | null;
+                            taxNumber: string | null;
+                            email: string | null;
+                            peppolId: string | null;
                         }[];
                     };
                 };
@@ -9108,6 +10019,14 @@ export interface operations {
                     vatNumber?: string | null;
                     /** @default 14 */
                     dueDays?: number;
+                    street?: string | null;
+                    city?: string | null;
+                    postalCode?: string | null;
+                    taxNumber?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    /** @example 0245:2020123456 */
+                    peppolId?: string | null;
                 };
                 "application/xml": {
                     code: string;
@@ -9119,6 +10038,14 @@ export interface operations {
                     vatNumber?: string | null;
                     /** @default 14 */
                     dueDays?: number;
+                    street?: string | null;
+                    city?: string | null;
+                    postalCode?: string | null;
+                    taxNumber?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    /** @example 0245:2020123456 */
+                    peppolId?: string | null;
                 };
             };
         };
@@ -9140,6 +10067,12 @@ export interface operations {
                         companyNumber: string | null;
                         vatNumber: string | null;
                         dueDays: number;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        taxNumber: string | null;
+                        email: string | null;
+                        peppolId: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -9152,6 +10085,12 @@ export interface operations {
                         companyNumber: string | null;
                         vatNumber: string | null;
                         dueDays: number;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        taxNumber: string | null;
+                        email: string | null;
+                        peppolId: string | null;
                     };
                 };
             };
@@ -9275,6 +10214,12 @@ export interface operations {
                         companyNumber: string | null;
                         vatNumber: string | null;
                         dueDays: number;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        taxNumber: string | null;
+                        email: string | null;
+                        peppolId: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -9287,6 +10232,12 @@ export interface operations {
                         companyNumber: string | null;
                         vatNumber: string | null;
                         dueDays: number;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        taxNumber: string | null;
+                        email: string | null;
+                        peppolId: string | null;
                     };
                 };
             };
@@ -9403,6 +10354,14 @@ export interface operations {
                     vatNumber?: string | null;
                     /** @default 14 */
                     dueDays?: number;
+                    street?: string | null;
+                    city?: string | null;
+                    postalCode?: string | null;
+                    taxNumber?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    /** @example 0245:2020123456 */
+                    peppolId?: string | null;
                 };
                 "application/xml": {
                     code: string;
@@ -9414,6 +10373,14 @@ export interface operations {
                     vatNumber?: string | null;
                     /** @default 14 */
                     dueDays?: number;
+                    street?: string | null;
+                    city?: string | null;
+                    postalCode?: string | null;
+                    taxNumber?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    /** @example 0245:2020123456 */
+                    peppolId?: string | null;
                 };
             };
         };
@@ -9435,6 +10402,12 @@ export interface operations {
                         companyNumber: string | null;
                         vatNumber: string | null;
                         dueDays: number;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        taxNumber: string | null;
+                        email: string | null;
+                        peppolId: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -9447,6 +10420,12 @@ export interface operations {
                         companyNumber: string | null;
                         vatNumber: string | null;
                         dueDays: number;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        taxNumber: string | null;
+                        email: string | null;
+                        peppolId: string | null;
                     };
                 };
             };
@@ -15945,6 +16924,351 @@ export interface operations {
                         /** Format: date */
                         dateTo: string;
                         closed: boolean;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests (rate limit; see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        companyNumber: string | null;
+                        taxNumber: string | null;
+                        vatNumber: string | null;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        country: string;
+                        registration: string | null;
+                        email: string | null;
+                        phone: string | null;
+                        peppolId: string | null;
+                        peppolEndpoint: string | null;
+                        ossRegistered: boolean;
+                        currency: string;
+                        timeZone: string;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        companyNumber: string | null;
+                        taxNumber: string | null;
+                        vatNumber: string | null;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        country: string;
+                        registration: string | null;
+                        email: string | null;
+                        phone: string | null;
+                        peppolId: string | null;
+                        peppolEndpoint: string | null;
+                        ossRegistered: boolean;
+                        currency: string;
+                        timeZone: string;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests (rate limit; see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    companyNumber?: string | null;
+                    taxNumber?: string | null;
+                    vatNumber?: string | null;
+                    street?: string | null;
+                    city?: string | null;
+                    postalCode?: string | null;
+                    country: string;
+                    registration?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    /** @example 0245:2020123456 */
+                    peppolId?: string | null;
+                    /** @default false */
+                    ossRegistered?: boolean;
+                    /** @default EUR */
+                    currency?: string;
+                    /** @default Europe/Bratislava */
+                    timeZone?: string;
+                };
+                "application/xml": {
+                    name: string;
+                    companyNumber?: string | null;
+                    taxNumber?: string | null;
+                    vatNumber?: string | null;
+                    street?: string | null;
+                    city?: string | null;
+                    postalCode?: string | null;
+                    country: string;
+                    registration?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    /** @example 0245:2020123456 */
+                    peppolId?: string | null;
+                    /** @default false */
+                    ossRegistered?: boolean;
+                    /** @default EUR */
+                    currency?: string;
+                    /** @default Europe/Bratislava */
+                    timeZone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        companyNumber: string | null;
+                        taxNumber: string | null;
+                        vatNumber: string | null;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        country: string;
+                        registration: string | null;
+                        email: string | null;
+                        phone: string | null;
+                        peppolId: string | null;
+                        peppolEndpoint: string | null;
+                        ossRegistered: boolean;
+                        currency: string;
+                        timeZone: string;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        companyNumber: string | null;
+                        taxNumber: string | null;
+                        vatNumber: string | null;
+                        street: string | null;
+                        city: string | null;
+                        postalCode: string | null;
+                        country: string;
+                        registration: string | null;
+                        email: string | null;
+                        phone: string | null;
+                        peppolId: string | null;
+                        peppolEndpoint: string | null;
+                        ossRegistered: boolean;
+                        currency: string;
+                        timeZone: string;
                     };
                 };
             };
