@@ -98,7 +98,7 @@ export function purchaseFromEInvoice(
     ...inv.allowanceCharges.map((a) => ({
       name: a.reason.slice(0, 255),
       code: null,
-      itemsAmount: a.charge ? '1' : '-1',
+      itemsAmount: fmt(dec(a.charge ? 1 : -1).mul(sign)),
       price: fmt(a.amount),
       sum: fmt(
         dec(a.amount)

@@ -1,0 +1,252 @@
+/**
+ * Received e-invoices become purchase invoices (issue #21; DESIGN §6a "Received e-invoices"): hand-written
+ * documents (a foreign supplier in CZK, a Slovak supplier's CreditNote) and one issued by another company
+ * of the stack, mapped to exact purchase invoices with their archived bytes; every refusal (not XML, not
+ * UBL, hostile XML, not for this company, rules failing, a duplicate, too large) with nothing stored.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, warehouse } from '../support/fixtures.js';
+import { type Client, type Stack, startStack } from '../support/stack.js';
+import { unchecked } from '../support/typed-paths.js';
+
+let stack: Stack;
+let demo: Client;
+let other: Client;
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/e-invoices', name));
+
+const receive = (c: Client, body: string | Buffer, headers: Record<string, string> = {}) =>
+  stack.app.request('/1.6/purchase/e-invoices', {
+    method: 'POST',
+    headers: { ...c.headers, 'Content-Type': 'application/xml', ...headers },
+    body: body as any,
+  });
+const count = async (c: Client) => ok(await c.get('/1.6/purchase/invoices')).totalCount as number;
+const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Bratislava' }).format(new Date());
+
+beforeAll(async () => {
+  stack = await startStack();
+  demo = await stack.company({
+    name: 'Demo Obchod s.r.o.',
+    country: 'SK',
+    vatNumber: 'SK2020123456',
+    companyNumber: '50123456',
+    taxNumber: '2020123456',
+    street: 'Hlavná 12',
+    city: 'Bratislava',
+    postalCode: '81101',
+  });
+  other = await stack.company({
+    name: 'Iná firma s.r.o.',
+    country: 'SK',
+    vatNumber: 'SK2022222222',
+    companyNumber: '47111222',
+    street: 'Dlhá 1',
+    city: 'Nitra',
+    postalCode: '94901',
+    iban: 'SK3112000000198742637541',
+  });
+});
+afterAll(() => stack?.stop());
+
+describe('documents become purchase invoices', () => {
+  it('a Czech supplier in CZK (reverse charge): new partner, record-mode rows, local sums, bytes archived', async () => {
+    const bytes = fixture('cz-supplier-czk.xml');
+    const r = await receive(demo, bytes);
+    const inv = await r.json();
+    expect(r.status).toBe(201);
+    expect(inv).toMatchObject({
+      externalRecordNumber: 'CZ-2026-0815',
+      dateCreated: '2026-10-30',
+      dateValidTo: '2026-11-29',
+      dateDelivery: '2026-10-28',
+      dateAccounting: today(),
+      Period: today().slice(0, 7),
+      currency1: 'CZK',
+      sum: 12500,
+      sumVat: 0,
+      sumTotal: 12500,
+      source: 'eInvoice',
+      vatSummary: [{ category: 'AE', rate: 0, base: 12500, vat: 0 }],
+    });
+    // No EUR VAT to derive a rate from (0.00): the local sums equal the document's (docs/decisions.md).
+    expect(inv.localSum).toBe(12500);
+    expect(inv.rows).toEqual([
+      expect.objectContaining({
+        name: 'Zelená káva Brazílie',
+        code: 'ZK-BR',
+        itemsAmount: 25,
+        price: 500,
+        sum: 12500,
+        vatRate: 0,
+      }),
+    ]);
+    const partner = ok(await demo.get(`/1.6/partners/${inv.partnerId}`));
+    expect(partner).toMatchObject({
+      name: 'Pražírna Brno s.r.o.',
+      country: 'CZ',
+      vatNumber: 'CZ12345678',
+      companyNumber: '12345678',
+      street: 'Masarykova 10',
+      city: 'Brno',
+      postalCode: '60200',
+      peppolId: '9929:CZ12345678',
+    });
+    const archived = await stack.app.request(`/1.6/purchase/invoices/${inv.id}/e-invoice`, {
+      headers: demo.headers,
+    });
+    expect(archived.status).toBe(200);
+    expect(Buffer.from(await archived.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(archived.headers.get('ETag')).toMatch(/^"[0-9a-f]{64}"$/);
+    // The same supplier and number again: 409, nothing stored twice.
+    const before = await count(demo);
+    const dup = await receive(demo, bytes);
+    expect([dup.status, (await dup.json()).code]).toEqual([409, 'DuplicateRecordNumber']);
+    expect(await count(demo)).toBe(before);
+  });
+
+  it('a Slovak supplier’s CreditNote books negative, with its allowance as a row and input VAT per rate', async () => {
+    const r = await receive(demo, fixture('sk-credit-note.xml'), { Accept: 'application/json' });
+    const inv = await r.json();
+    expect(r.status).toBe(201);
+    expect([inv.sum, inv.sumVat, inv.sumTotal, inv.localSum]).toEqual([-148.7, -32.05, -180.75, -148.7]);
+    expect(inv.rows.map((x: any) => [x.name, x.itemsAmount, x.price, x.sum, x.vatRate])).toEqual([
+      ['Káva Arabica 1 kg', -10, 10, -100, 23],
+      ['Sušienky', -6, 8.95, -53.7, 19],
+      ['Zľava', 1, 5, 5, 23],
+    ]);
+    expect(inv.vatSummary).toEqual([
+      { category: 'S', rate: 23, base: -95, vat: -21.85 },
+      { category: 'S', rate: 19, base: -53.7, vat: -10.2 },
+    ]);
+    expect([inv.dateDelivery, inv.dateValidTo]).toEqual(['2026-11-01', '2026-11-16']);
+    // Input VAT is posted (debit 343 / credit 321).
+    expect(inv.accountingEntries).toContainEqual(
+      expect.objectContaining({ debitAccount: '343', creditAccount: '321', amount: -32.05 }),
+    );
+  });
+
+  it('an e-invoice issued by another company of the stack arrives with its figures and bytes', async () => {
+    const wh = (await warehouse(other)).id;
+    const buyer = ok(
+      await other.post(
+        '/1.6/partners',
+        unchecked({
+          code: 'DEMO',
+          name: 'Demo Obchod s.r.o.',
+          country: 'SK',
+          vatNumber: 'SK2020123456',
+          companyNumber: '50123456',
+          street: 'Hlavná 12',
+          city: 'Bratislava',
+          postalCode: '81101',
+        }),
+      ),
+      201,
+    );
+    // 4 × 12.50 at 23 % = 50.00 + 11.50; 3 × 2.10 at 5 % = 6.30 + 0.32 (0.315 half up); total 68.12.
+    const sale = ok(
+      await other.post(
+        '/1.6/sales/invoices',
+        unchecked({
+          ordnerCode: 'OF',
+          warehouseId: wh,
+          dateCreated: today(),
+          partnerId: buyer.id,
+          rows: [
+            { name: 'Káva', quantity: 4, price: 12.5, vatRate: 23 },
+            { name: 'Mlieko', quantity: 3, price: 2.1, vatRate: 5 },
+          ],
+        }),
+      ),
+      201,
+    );
+    expect(sale.sumTotal).toBe(68.12);
+    const issued = await stack.app.request(`/1.6/sales/invoices/${sale.id}/e-invoice`, {
+      method: 'POST',
+      headers: other.headers,
+    });
+    const bytes = Buffer.from(await issued.arrayBuffer());
+    expect(issued.status).toBe(201);
+    const r = await receive(demo, bytes);
+    const inv = await r.json();
+    expect(r.status).toBe(201);
+    expect([inv.externalRecordNumber, inv.sum, inv.sumVat, inv.sumTotal]).toEqual([
+      sale.recordNumber,
+      56.3,
+      11.82,
+      68.12,
+    ]);
+    expect(inv.vatSummary).toEqual([
+      { category: 'S', rate: 23, base: 50, vat: 11.5 },
+      { category: 'S', rate: 5, base: 6.3, vat: 0.32 },
+    ]);
+    const archived = await stack.app.request(`/1.6/purchase/invoices/${inv.id}/e-invoice`, {
+      headers: demo.headers,
+    });
+    expect(Buffer.from(await archived.arrayBuffer()).equals(bytes)).toBe(true);
+    // The other company is not the buyer of its own invoice.
+    const wrong = await receive(other, bytes);
+    expect([wrong.status, (await wrong.json()).code]).toEqual([422, 'EInvoiceNotForThisCompany']);
+  });
+});
+
+describe('refusals store nothing', () => {
+  const base = () => fixture('sk-credit-note.xml').toString('utf8');
+
+  it.each([
+    ['not XML', 'this is not xml', 400, 'BadRequest'],
+    ['not well-formed', '<CreditNote><cbc:ID>1</CreditNote>', 400, 'BadRequest'],
+    ['not UBL', '<?xml version="1.0"?><Order xmlns="urn:x"><ID>1</ID></Order>', 400, 'BadRequest'],
+    [
+      'billion laughs',
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>&lol2;</ID></Invoice>',
+      400,
+      'BadRequest',
+    ],
+    [
+      'external entity',
+      '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>&xxe;</ID></Invoice>',
+      400,
+      'BadRequest',
+    ],
+  ])('%s → %s', async (_name, body, status, code) => {
+    const before = await count(demo);
+    const r = await receive(demo, body);
+    const p = await r.json();
+    expect([r.status, p.code]).toEqual([status, code]);
+    expect(JSON.stringify(p)).not.toContain('root:');
+    expect(await count(demo)).toBe(before);
+  });
+
+  it('a document for another company → 422 EInvoiceNotForThisCompany', async () => {
+    const before = await count(other);
+    const r = await receive(other, base());
+    expect([r.status, (await r.json()).code]).toEqual([422, 'EInvoiceNotForThisCompany']);
+    expect(await count(other)).toBe(before);
+  });
+
+  it('broken arithmetic → 422 EInvoiceNotValid naming BR-CO-15', async () => {
+    const before = await count(demo);
+    const doc = base()
+      .replace('<cbc:ID>DOB-2026-17</cbc:ID>', '<cbc:ID>DOB-2026-99</cbc:ID>')
+      .replace(
+        '<cbc:TaxInclusiveAmount currencyID="EUR">180.75',
+        '<cbc:TaxInclusiveAmount currencyID="EUR">181.75',
+      );
+    const r = await receive(demo, doc);
+    const p = await r.json();
+    expect([r.status, p.code]).toEqual([422, 'EInvoiceNotValid']);
+    expect(p.errors.map((e: any) => e.message.split(']')[0])).toEqual(['[BR-CO-15']);
+    expect(await count(demo)).toBe(before);
+  });
+
+  it('a wrong Content-Type → 400; a body over the limit → 413', async () => {
+    const r = await receive(demo, base(), { 'Content-Type': 'application/json' });
+    expect(r.status).toBe(400);
+    const big = `<?xml version="1.0"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">${' '.repeat(5 * 1024 * 1024)}</Invoice>`;
+    const tooLarge = await receive(demo, big);
+    expect(tooLarge.status).toBe(413);
+  });
+});
