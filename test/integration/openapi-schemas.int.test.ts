@@ -128,7 +128,7 @@ describe('answers are checked against the published document (issue #11)', () =>
       }),
     ).rejects.toThrow(/violates/);
     // Formats are checked too (ajv-formats): an id that is not a GUID violates `format: uuid`.
-    const unit = { id: 'not-a-guid', code: 'ks', name: 'kus' };
+    const unit = { id: 'not-a-guid', code: 'ks', name: 'kus', uneceCode: 'H87' };
     await expect(
       assertDocumented(stack.app, 'get', '/1.6/units', 200, 'application/json', {
         ...ok,

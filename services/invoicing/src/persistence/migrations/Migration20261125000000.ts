@@ -29,7 +29,7 @@ create table "invoicing"."e_invoice_document" (
   "party_key" varchar(60) null, "external_number" varchar(50) null, "created_at" timestamptz not null,
   constraint "e_invoice_document_pkey" primary key ("id"));
 alter table "invoicing"."e_invoice_document" add constraint "e_invoice_document_company_id_direction_document_id_unique" unique ("company_id", "direction", "document_id");
-alter table "invoicing"."e_invoice_document" add constraint "e_invoice_document_company_id_direction_party_key_external_number_unique" unique ("company_id", "direction", "party_key", "external_number");
+alter table "invoicing"."e_invoice_document" add constraint "e_invoice_document_company_id_direction_party_key_bcc46_unique" unique ("company_id", "direction", "party_key", "external_number");
 `);
   }
 }
