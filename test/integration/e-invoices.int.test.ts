@@ -16,9 +16,8 @@ import { type Xml, xml } from '../support/xml.js';
 
 let stack: Stack;
 let a: Client;
-let b: Client;
 let whId: string;
-let units: Record<string, string>;
+let units: Record<string, string> = {};
 const P: Record<string, any> = {};
 const DATE = '2026-11-20';
 
@@ -69,7 +68,7 @@ async function draft(id: string, name: string): Promise<{ x: Xml; res: Response;
 beforeAll(async () => {
   stack = await startStack();
   a = await stack.company(SELLER);
-  b = await stack.company({
+  await stack.company({
     name: 'Odberateľ a.s.',
     country: 'SK',
     vatNumber: 'SK2021987654',

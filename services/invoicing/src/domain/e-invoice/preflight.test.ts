@@ -116,14 +116,40 @@ describe('pre-flight rules', () => {
       () => build((s) => Object.assign(s.invoice, { partnerNumber3: null, partnerCountry: 'CZ' })),
       ['PEPPOL-EN16931-R010'],
     ],
-    ['BR-06', () => build((s) => (s.seller.name = ' ')), ['BR-06']],
-    ['BR-07', () => build((s) => ((s.invoice.partnerDetail = null), (s.buyer!.name = ''))), ['BR-07']],
+    [
+      'BR-06',
+      () =>
+        build((s) => {
+          s.seller.name = ' ';
+        }),
+      ['BR-06'],
+    ],
+    [
+      'BR-07',
+      () =>
+        build((s) => {
+          s.invoice.partnerDetail = null;
+          s.buyer!.name = '';
+        }),
+      ['BR-07'],
+    ],
     [
       'BR-11',
-      () => build((s) => ((s.invoice.partnerCountry = null), (s.buyer!.taxNumber = null))),
+      () =>
+        build((s) => {
+          s.invoice.partnerCountry = null;
+          s.buyer!.taxNumber = null;
+        }),
       ['BR-11'],
     ],
-    ['BR-CO-09', () => build((s) => (s.invoice.partnerNumber3 = '2021987654')), ['BR-CO-09']],
+    [
+      'BR-CO-09',
+      () =>
+        build((s) => {
+          s.invoice.partnerNumber3 = '2021987654';
+        }),
+      ['BR-CO-09'],
+    ],
     ['BR-S-02', () => build(noSellerVat), ['BR-S-02', 'SK-04']],
     [
       'BR-Z-02',
@@ -271,19 +297,79 @@ describe('pre-flight rules', () => {
       },
       ['BR-27'],
     ],
-    ['SK-02', () => build((s) => (s.invoice.dateValidTo = null)), ['SK-02']],
-    ['SK-03', () => build((s) => (s.seller.companyNumber = null)), ['SK-03']],
-    ['SK-05', () => build((s) => (s.seller.street = null)), ['SK-05']],
-    ['SK-06', () => build((s) => (s.seller.city = null)), ['SK-06']],
-    ['SK-07', () => build((s) => (s.seller.postalCode = null)), ['SK-07']],
+    [
+      'SK-02',
+      () =>
+        build((s) => {
+          s.invoice.dateValidTo = null;
+        }),
+      ['SK-02'],
+    ],
+    [
+      'SK-03',
+      () =>
+        build((s) => {
+          s.seller.companyNumber = null;
+        }),
+      ['SK-03'],
+    ],
+    [
+      'SK-05',
+      () =>
+        build((s) => {
+          s.seller.street = null;
+        }),
+      ['SK-05'],
+    ],
+    [
+      'SK-06',
+      () =>
+        build((s) => {
+          s.seller.city = null;
+        }),
+      ['SK-06'],
+    ],
+    [
+      'SK-07',
+      () =>
+        build((s) => {
+          s.seller.postalCode = null;
+        }),
+      ['SK-07'],
+    ],
     [
       'SK-08',
-      () => build((s) => ((s.invoice.partnerNumber3 = null), (s.buyer!.companyNumber = null))),
+      () =>
+        build((s) => {
+          s.invoice.partnerNumber3 = null;
+          s.buyer!.companyNumber = null;
+        }),
       ['SK-08'],
     ],
-    ['SK-09', () => build((s) => (s.buyer!.street = null)), ['SK-09']],
-    ['SK-10', () => build((s) => (s.buyer!.city = null)), ['SK-10']],
-    ['SK-11', () => build((s) => (s.buyer!.postalCode = null)), ['SK-11']],
+    [
+      'SK-09',
+      () =>
+        build((s) => {
+          s.buyer!.street = null;
+        }),
+      ['SK-09'],
+    ],
+    [
+      'SK-10',
+      () =>
+        build((s) => {
+          s.buyer!.city = null;
+        }),
+      ['SK-10'],
+    ],
+    [
+      'SK-11',
+      () =>
+        build((s) => {
+          s.buyer!.postalCode = null;
+        }),
+      ['SK-11'],
+    ],
   ];
 
   it.each(cases)('%s fails when broken', (_rule, make, expected) => {
