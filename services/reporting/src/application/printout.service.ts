@@ -74,6 +74,8 @@ async function supplier(kit: ServiceKit, ctx: RequestContext): Promise<Party> {
     companyNumber: c.companyNumber,
     vatNumber: c.vatNumber,
     country: c.country,
+    taxNumber: c.taxNumber ?? null,
+    registration: c.registration ?? null,
   };
 }
 
@@ -106,6 +108,7 @@ export async function invoicePrint(kit: ServiceKit, ctx: RequestContext, id: str
       companyNumber: partner?.companyNumber ?? null,
       vatNumber: inv.partnerNumber3,
       country: inv.partnerCountry,
+      taxNumber: partner?.taxNumber ?? null,
     },
     deliveryAddress:
       inv.partnerAddress && inv.partnerAddress !== (detail.slice(1).join('\n') || partner?.address)

@@ -16,8 +16,19 @@ const partyBlock = (title: string, p: Party): Content => ({
     ...(p.address ? [{ text: p.address }] : []),
     ...(p.country ? [{ text: p.country }] : []),
     { text: p.companyNumber ? `IČO: ${p.companyNumber}` : ' ', margin: [0, 4, 0, 0] },
+    ...(p.taxNumber ? [{ text: `DIČ: ${p.taxNumber}` }] : []),
     ...(p.vatNumber ? [{ text: `IČ DPH: ${p.vatNumber}` }] : []),
+    ...(p.registration
+      ? [{ text: p.registration, style: 'small', margin: [0, 4, 0, 0] as [number, number, number, number] }]
+      : []),
   ],
+});
+
+/** A header cell; numeric columns are right-aligned like their figures (issue #21: "Spolu" above its column). */
+const th = (text: string, numeric: boolean) => ({
+  text,
+  style: 'th',
+  ...(numeric ? { alignment: 'right' as const } : {}),
 });
 
 const pair = (label: string, value: string | null | undefined): Content[] => [
@@ -71,12 +82,11 @@ export function invoiceDocument(p: InvoicePrint, qr: string | null): TDocumentDe
     num(r.vat),
     num(r.total),
   ]);
-  const header = ['Kód', 'Názov', 'Množstvo', 'MJ', 'Cena/MJ', 'DPH', 'Základ', 'DPH', 'Spolu'].map((t) => ({
-    text: t,
-    style: 'th',
-  }));
+  const header = ['Kód', 'Názov', 'Množstvo', 'MJ', 'Cena/MJ', 'DPH', 'Základ', 'DPH', 'Spolu'].map((t, i) =>
+    th(t, i >= 2 && i !== 3),
+  );
   const summary = [
-    ['Sadzba DPH', 'Základ', 'DPH', 'Spolu'].map((t) => ({ text: t, style: 'th' })),
+    ['Sadzba DPH', 'Základ', 'DPH', 'Spolu'].map((t) => th(t, true)),
     ...p.vatSummary.map((s) => [
       { text: formatRate(s.rate), alignment: 'right' as const },
       num(s.base),

@@ -10,6 +10,10 @@ export interface Party {
   companyNumber: string | null;
   vatNumber: string | null;
   country: string | null;
+  /** DIČ (issue #21: printed in both parties' blocks). */
+  taxNumber?: string | null;
+  /** The commercial-register line of Obchodný zákonník §3a (the supplier's). */
+  registration?: string | null;
 }
 
 export interface InvoicePrint {
