@@ -36,7 +36,6 @@ import {
   recordNumbering,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
-import { isEInvoiceIssued } from '../commands/sales-e-invoice.js';
 import { reversal, salesEntries } from '../domain/invoice-accounting.js';
 import {
   addDays,
@@ -64,7 +63,7 @@ import {
   VatCodeEntity,
   VatParagraphEntity,
 } from '../persistence/entities.js';
-import { issuedOf } from '../store/e-invoice.store.js';
+import { findArchived, isEInvoiceIssued } from '../store/e-invoice.store.js';
 import {
   checkCodeLists,
   companyProfile,
@@ -218,9 +217,9 @@ export async function getSalesInvoice(ctx: Ctx, id: string): Promise<SalesInvoic
     ctx.em.find(SalesInvoiceRowEntity, { invoiceId: id }),
     ctx.em.find(PaymentEntity, { invoiceId: id }),
     ctx.em.find(AccountingEntryEntity, { documentId: id }),
-    issuedOf(ctx.em, [id]),
+    findArchived(ctx.em, 'issued', id),
   ]);
-  return invoiceDto(inv, rows, payments, entries, todayIn(ctx.timeZone), issued.get(id) ?? null);
+  return invoiceDto(inv, rows, payments, entries, todayIn(ctx.timeZone), issued);
 }
 
 type AnyInput = (SalesInvoiceInput | SalesInvoiceUpdate) & { ordnerCode?: string; warehouseCode?: string };

@@ -8,7 +8,6 @@
  * purchase invoice and the archive in one transaction. Refusals store nothing and spend no number:
  * 400 BadRequest (XML), 422 EInvoiceNotForThisCompany, 422 EInvoiceNotValid, 409 DuplicateRecordNumber.
  */
-import { createHash } from 'node:crypto';
 import type { PurchaseInvoice } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
@@ -16,12 +15,15 @@ import { type Ctx, invalidateMasterData } from '@bm/service-kit';
 import { createPurchaseInvoice } from '../application/purchase-invoice.service.js';
 import { companyProfile } from '../application/references.js';
 import type { InvoicingDeps } from '../application/sales-invoice.service.js';
+import { composeAddress } from '../domain/address.js';
 import type { EParty } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { preflight } from '../domain/e-invoice/preflight.js';
 import { isForCompany, purchaseFromEInvoice, supplierKey } from '../domain/e-invoice/to-purchase-invoice.js';
 import { readUbl, UblReadError } from '../domain/e-invoice/ubl-read.js';
+import { normalizeVatNumber } from '../domain/vat-number.js';
 import { PartnerEntity } from '../persistence/entities.js';
+import { sha256Hex } from '../store/e-invoice.store.js';
 import { notValid } from './sales-e-invoice.js';
 
 /** Field names of a received document's findings: its BT ids (the sender fixes them, not this user). */
@@ -45,47 +47,38 @@ const INBOUND_FIELDS = {
   lines: 'BG-25',
 };
 
-const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, '').toUpperCase();
-
-/** The supplier's partner: by VAT number, then by IČO; else created from the document (code `EF-…`). */
+/**
+ * The supplier's partner: by VAT number (partners keep theirs normalised, DESIGN §6), then by IČO; else
+ * created from the document with code `EF-<VAT id or IČO>` (a concurrent receive of the same new supplier
+ * finds it by that code).
+ */
 async function supplierPartner(ctx: Ctx, seller: EParty): Promise<string> {
   const em = ctx.em;
-  if (seller.vatId) {
-    const byVat = await em.find(
-      PartnerEntity,
-      { vatNumber: { $ne: null } },
-      { fields: ['id', 'vatNumber'] as any },
-    );
-    const hit = byVat.find((p) => norm(p.vatNumber) === norm(seller.vatId));
-    if (hit) return hit.id;
-  }
-  if (seller.legalId) {
-    const hit = await em.findOne(PartnerEntity, { companyNumber: seller.legalId });
-    if (hit) return hit.id;
-  }
-  const id = crypto.randomUUID();
-  const address = [seller.street, [seller.postalCode, seller.city].filter(Boolean).join(' ')]
-    .filter(Boolean)
-    .join(', ');
-  const key =
+  const vat = normalizeVatNumber(seller.vatId, seller.country);
+  const vatNumber = vat.ok ? vat.value : null;
+  const found =
+    (vatNumber && (await em.findOne(PartnerEntity, { vatNumber }, { fields: ['id'] }))) ||
+    (seller.legalId &&
+      (await em.findOne(PartnerEntity, { companyNumber: seller.legalId }, { fields: ['id'] })));
+  if (found) return found.id;
+  const code = `EF-${
     supplierKey(seller)
       .replace(/[^A-Z0-9]/g, '')
-      .slice(0, 20) || id.slice(0, 8);
-  await em.transactional(async (tx) => {
-    // Two documents of a new supplier at once: the second finds the first's partner by its code.
-    const code = `EF-${key}`;
-    const existing = await tx.findOne(PartnerEntity, { code });
-    if (existing) return;
-    tx.create(PartnerEntity, {
-      id,
+      .slice(0, 20) || crypto.randomUUID().slice(0, 8)
+  }`;
+  const id = await em.transactional(async (tx) => {
+    const existing = await tx.findOne(PartnerEntity, { code }, { fields: ['id'] });
+    if (existing) return existing.id;
+    const made = tx.create(PartnerEntity, {
+      id: crypto.randomUUID(),
       companyId: ctx.companyId!,
       code,
-      name: seller.name.slice(0, 255) || key,
-      address: address || null,
+      name: seller.name.slice(0, 255) || code,
+      address: composeAddress(seller.street, seller.postalCode, seller.city),
       deliveryAddress: null,
       country: seller.country?.slice(0, 2) ?? null,
       companyNumber: seller.legalId?.slice(0, 30) ?? null,
-      vatNumber: seller.vatId?.slice(0, 20) ?? null,
+      vatNumber: vatNumber?.slice(0, 20) ?? null,
       dueDays: 14,
       street: seller.street,
       city: seller.city?.slice(0, 100) ?? null,
@@ -94,10 +87,10 @@ async function supplierPartner(ctx: Ctx, seller: EParty): Promise<string> {
       email: seller.email,
       peppolId: formatEndpoint(seller.endpoint),
     });
+    return made.id;
   });
   invalidateMasterData(ctx.companyId!);
-  const made = await em.findOne(PartnerEntity, { code: `EF-${key}` }, { disableIdentityMap: true });
-  return made!.id;
+  return id;
 }
 
 /** Books the received document `base64` (its bytes as received). See the module comment. */
@@ -147,10 +140,7 @@ export async function receivePurchaseEInvoice(
       partnerId,
       dateCreated: data.dateCreated,
       externalRecordNumber: data.externalRecordNumber,
-      partner: [
-        doc.seller.name,
-        [doc.seller.street, doc.seller.postalCode, doc.seller.city].filter(Boolean).join(', '),
-      ]
+      partner: [doc.seller.name, composeAddress(doc.seller.street, doc.seller.postalCode, doc.seller.city)]
         .filter(Boolean)
         .join('\n'),
       dateValidTo: data.dateValidTo,
@@ -166,7 +156,7 @@ export async function receivePurchaseEInvoice(
       vatPeriod: data.vatPeriod,
       archive: {
         bytes,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
+        sha256: sha256Hex(bytes),
         documentType: doc.documentType,
         senderId: formatEndpoint(doc.seller.endpoint),
         receiverId: formatEndpoint(doc.buyer.endpoint),

@@ -7,10 +7,9 @@
  * is read, mapped (pure domain), checked (pure domain) and, when issuing, stored under the invoice's row
  * lock, so an update racing the issue either lands before it (and is in the bytes) or is refused after.
  */
-import { createHash } from 'node:crypto';
 import { type EInvoiceIssuedEvent, InvoiceEventSubjects, type SalesEInvoice } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
-import { type Ctx, enqueueEvent, type ServiceKit } from '@bm/service-kit';
+import { type Ctx, type DocumentDeps, enqueueEvent } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { eInvoiceFromSalesInvoice } from '../domain/e-invoice/from-sales-invoice.js';
 import type { EInvoice } from '../domain/e-invoice/model.js';
@@ -19,14 +18,10 @@ import { type Finding, preflight } from '../domain/e-invoice/preflight.js';
 import { writeUbl } from '../domain/e-invoice/ubl-write.js';
 import { EInvoiceDocumentEntity, OutboxEntity, SalesInvoiceEntity } from '../persistence/entities.js';
 import { uneceCodes } from '../ports/unit-codes.port.js';
-import { type ArchiveRow, findArchived, loadSalesSource } from '../store/e-invoice.store.js';
+import { type ArchiveRow, findArchived, loadSalesSource, sha256Hex } from '../store/e-invoice.store.js';
 
-export interface EInvoiceDeps {
-  kit: ServiceKit;
-  kickOutbox: () => void;
-}
-
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+/** The kit and the outbox kick (the invoicing service's `DocumentDeps`). */
+export type EInvoiceDeps = DocumentDeps;
 
 /** 422 EInvoiceNotValid naming each failed rule and its field. */
 export function notValid(findings: Finding[]): AppError {
@@ -54,21 +49,22 @@ async function build(
 ): Promise<{ model: EInvoice; bytes: Buffer; updatedAt: Date }> {
   const loaded = await loadSalesSource(ctx.em, id);
   if (!loaded) throw notFound('Sales invoice');
-  const codes = await uneceCodes(
-    deps.kit,
-    ctx,
-    loaded.rows.map((r) => r.unitId).filter((x): x is string => !!x),
-  );
+  const units = loaded.rowUnitIds.filter((x): x is string => !!x);
+  const codes = await uneceCodes(deps.kit, ctx, units);
+  const { source } = loaded;
   const model = eInvoiceFromSalesInvoice({
-    ...loaded.source,
+    ...source,
     invoice: {
-      ...loaded.source.invoice,
-      rows: loaded.rows.map((r) => ({ ...r.row, unitCode: r.unitId ? (codes.get(r.unitId) ?? null) : null })),
+      ...source.invoice,
+      rows: source.invoice.rows.map((r, i) => ({
+        ...r,
+        unitCode: codes.get(loaded.rowUnitIds[i] ?? '') ?? null,
+      })),
     },
   });
   const findings = preflight(model, { sk: true });
   if (findings.length) throw notValid(findings);
-  return { model, bytes: writeUbl(model), updatedAt: loaded.inv.updatedAt };
+  return { model, bytes: writeUbl(model), updatedAt: loaded.updatedAt };
 }
 
 /**
@@ -82,7 +78,7 @@ export async function getSalesEInvoice(deps: EInvoiceDeps, ctx: Ctx, id: string)
   return {
     status: 'draft',
     document: bytes.toString('base64'),
-    sha256: sha256(bytes),
+    sha256: sha256Hex(bytes),
     issuedAt: null,
     documentType: model.documentType,
   };
@@ -113,7 +109,7 @@ export async function issueSalesEInvoice(
       // Changed between the read and the lock: build again from what is stored now.
       if (new Date(inv.updatedAt).getTime() !== new Date(updatedAt).getTime()) return null;
       const now = new Date();
-      const digest = sha256(bytes);
+      const digest = sha256Hex(bytes);
       tx.create(EInvoiceDocumentEntity, {
         id: crypto.randomUUID(),
         companyId: ctx.companyId!,
@@ -157,9 +153,4 @@ export async function issueSalesEInvoice(
     if (attempt >= 3)
       throw new AppError(ErrorKind.conflict, ErrorCode.Conflict, 'the invoice keeps changing; try again');
   }
-}
-
-/** True when the invoice's e-invoice is issued (its data are frozen: PUT → 409 InvalidState). */
-export async function isEInvoiceIssued(em: Ctx['em'], id: string): Promise<boolean> {
-  return (await em.count(EInvoiceDocumentEntity, { direction: 'issued', documentId: id })) > 0;
 }

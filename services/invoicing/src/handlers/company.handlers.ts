@@ -12,16 +12,13 @@ import {
 import { ErrorCode, unprocessable, validationFailed } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import { type Ctx, invalidateMasterData, type ServiceKit } from '@bm/service-kit';
+import { composeAddress } from '../domain/address.js';
 import { endpointOf, formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { normalizeVatNumber } from '../domain/vat-number.js';
 import { CompanyProfileEntity } from '../persistence/entities.js';
 
 type ProfileRow = InstanceType<typeof CompanyProfileEntity.class>;
 type X = { em: Ctx['em'] };
-
-/** The address line printed from the structured fields: "street, postal code city". */
-export const composeAddress = (street?: string | null, postalCode?: string | null, city?: string | null) =>
-  [street, [postalCode, city].filter(Boolean).join(' ')].filter((s) => !!s?.trim()).join(', ') || null;
 
 export function companyDto(p: ProfileRow): Company {
   return {

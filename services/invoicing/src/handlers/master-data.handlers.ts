@@ -35,6 +35,7 @@ import {
 import { request, serve } from '@bm/messaging';
 import { type Ctx, defaultOrdnerRule, pick, registerCrud, type ServiceKit } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
+import { composeAddress } from '../domain/address.js';
 import { normalizeVatNumber } from '../domain/vat-number.js';
 import {
   BankAccountEntity,
@@ -47,7 +48,6 @@ import {
   VatCodeEntity,
   VatParagraphEntity,
 } from '../persistence/entities.js';
-import { composeAddress } from './company.handlers.js';
 
 type VatCodeRow = InstanceType<typeof VatCodeEntity.class>;
 type PeriodRow = InstanceType<typeof PeriodEntity.class>;

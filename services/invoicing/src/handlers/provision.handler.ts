@@ -8,6 +8,7 @@ import { provisionCompany } from '@bm/contracts';
 import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { electronicFormatIBAN } from 'ibantools';
+import { composeAddress } from '../domain/address.js';
 import { vatCodeCatalogue } from '../domain/vat-code-catalogue.js';
 import {
   BankAccountEntity,

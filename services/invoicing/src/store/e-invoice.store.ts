@@ -2,8 +2,9 @@
  * Reads and writes of the e-invoice archive (issue #21; table `e_invoice_document`) and the reads that
  * build a sales invoice's e-invoice. No messaging here: what other services own (unit codes) is passed in.
  */
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@bm/service-kit';
-import type { EInvoiceSource, VatCodeInfo } from '../domain/e-invoice/from-sales-invoice.js';
+import type { EInvoiceSource, VatCodeInfo } from '../domain/e-invoice/source.js';
 import {
   BankAccountEntity,
   CompanyProfileEntity,
@@ -16,7 +17,14 @@ import {
 } from '../persistence/entities.js';
 
 export type ArchiveRow = InstanceType<typeof EInvoiceDocumentEntity.class>;
-export type SalesInvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
+
+/** The archive's digest of a document: SHA-256 of its bytes, lower-case hex (also its HTTP `ETag`). */
+export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** True when the invoice's e-invoice is issued (its data are frozen: PUT → 409 InvalidState). */
+export async function isEInvoiceIssued(em: EntityManager, invoiceId: string): Promise<boolean> {
+  return (await em.count(EInvoiceDocumentEntity, { direction: 'issued', documentId: invoiceId })) > 0;
+}
 
 /** The archived document of `documentId` in `direction`, or null. */
 export function findArchived(
@@ -27,26 +35,21 @@ export function findArchived(
   return em.findOne(EInvoiceDocumentEntity, { direction, documentId }, { disableIdentityMap: true });
 }
 
-/** The issued archive rows of several invoices (list and get replies). */
-export async function issuedOf(em: EntityManager, ids: string[]): Promise<Map<string, ArchiveRow>> {
-  if (!ids.length) return new Map();
-  const rows = await em.find(
-    EInvoiceDocumentEntity,
-    { direction: 'issued', documentId: { $in: ids } },
-    { fields: ['id', 'documentId', 'sha256', 'createdAt', 'documentType'] as any, disableIdentityMap: true },
-  );
-  return new Map(rows.map((r) => [r.documentId, r]));
+/** What a sales invoice's e-invoice is built from, as stored. */
+export interface StoredSalesSource {
+  /** The source with every row's `unitCode` null: the caller fills it from the warehouse's units. */
+  source: EInvoiceSource;
+  /** The unit id of each row (same order as the rows). */
+  rowUnitIds: (string | null)[];
+  /** The invoice's `updatedAt`, to see whether it changed before the issue's row lock. */
+  updatedAt: Date;
 }
 
-/** Everything {@link EInvoiceSource} needs but the unit codes (asked from the warehouse before). */
+/** Reads everything {@link EInvoiceSource} needs of invoice `invoiceId` (null: no such invoice or no profile). */
 export async function loadSalesSource(
   em: EntityManager,
   invoiceId: string,
-): Promise<{
-  inv: SalesInvoiceRow;
-  source: Omit<EInvoiceSource, 'invoice'> & { invoice: Omit<EInvoiceSource['invoice'], 'rows'> };
-  rows: { unitId: string | null; row: EInvoiceSource['invoice']['rows'][number] }[];
-} | null> {
+): Promise<StoredSalesSource | null> {
   const inv = await em.findOne(SalesInvoiceEntity, { id: invoiceId }, { disableIdentityMap: true });
   if (!inv) return null;
   const [rows, profile, partner, bank, corrected] = await Promise.all([
@@ -75,21 +78,8 @@ export async function loadSalesSource(
       ),
     };
   return {
-    inv,
-    rows: rows.map((r) => ({
-      unitId: r.unitId ?? null,
-      row: {
-        quantity: r.quantity,
-        price: r.price,
-        code: r.code ?? null,
-        name: r.name ?? null,
-        vatId: r.vatId,
-        vatRate: r.vatRate,
-        vatParagraphId: r.vatParagraphId ?? null,
-        sumBase: r.sumBase,
-        unitCode: null,
-      },
-    })),
+    updatedAt: inv.updatedAt,
+    rowUnitIds: rows.map((r) => r.unitId ?? null),
     source: {
       invoice: {
         recordNumber: inv.recordNumber,
@@ -110,6 +100,17 @@ export async function loadSalesSource(
         sumVat: inv.sumVat,
         sumTotal: inv.sumTotal,
         vatSummary: inv.vatSummary as EInvoiceSource['invoice']['vatSummary'],
+        rows: rows.map((r) => ({
+          quantity: r.quantity,
+          price: r.price,
+          code: r.code ?? null,
+          name: r.name ?? null,
+          vatId: r.vatId,
+          vatRate: r.vatRate,
+          vatParagraphId: r.vatParagraphId ?? null,
+          sumBase: r.sumBase,
+          unitCode: null,
+        })),
       },
       seller: {
         name: profile.name,

@@ -21,134 +21,13 @@
  */
 import { type Dec, dec, fmt, round2 } from '@bm/money';
 import type { EAllowanceCharge, EInvoice, ELine, EParty, EVatBreakdown, VatCategory } from './model.js';
+import { netPriceFor } from './net-price.js';
 import { endpointOf } from './peppol-endpoint.js';
-
-/** VAT code kinds (DESIGN §6). */
-export type VatKindOf = 'standard' | 'reduced' | 'zero' | 'exempt' | 'intraCommunity' | 'export' | 'oss';
-
-/** What the mapping needs of one VAT code, keyed by its id. */
-export interface VatCodeInfo {
-  kind: VatKindOf;
-  /** Paragraph codes and texts of the code, by paragraph id. */
-  paragraphs: Record<string, { code: string; text: string }>;
-}
-
-export interface SourceRow {
-  quantity: string;
-  price: string;
-  code: string | null;
-  name: string | null;
-  vatId: string;
-  vatRate: string;
-  vatParagraphId: string | null;
-  sumBase: string;
-  /** UN/ECE Rec 20/21 unit code of the row's unit, null when the unit has none (→ C62). */
-  unitCode: string | null;
-}
-
-export interface SourceInvoice {
-  recordNumber: string;
-  dateCreated: string;
-  dateDelivery: string | null;
-  dateValidTo: string | null;
-  currency: string;
-  mode: 'record' | 'creation';
-  bonusPercent: string | null;
-  orderRecordNo: string | null;
-  symbolVariable: string | null;
-  /** Invoice-level VAT number of the creditor (else the company's). */
-  vatNumber: string | null;
-  partnerDetail: string | null;
-  partnerCountry: string | null;
-  partnerNumber3: string | null;
-  commentAboveItems: string | null;
-  sumBase: string;
-  sumVat: string;
-  sumTotal: string;
-  vatSummary: { vatID: string; rate: string; base: string; vat: string }[];
-  rows: SourceRow[];
-}
-
-export interface SourceSeller {
-  name: string;
-  companyNumber: string | null;
-  taxNumber: string | null;
-  vatNumber: string | null;
-  street: string | null;
-  city: string | null;
-  postalCode: string | null;
-  country: string;
-  registration: string | null;
-  email: string | null;
-  phone: string | null;
-  peppolId: string | null;
-}
-
-export interface SourceBuyer {
-  name: string | null;
-  companyNumber: string | null;
-  taxNumber: string | null;
-  street: string | null;
-  city: string | null;
-  postalCode: string | null;
-  email: string | null;
-  peppolId: string | null;
-}
-
-export interface EInvoiceSource {
-  invoice: SourceInvoice;
-  seller: SourceSeller;
-  /** The partner record, when the invoice names one. */
-  buyer: SourceBuyer | null;
-  vatCodes: Record<string, VatCodeInfo>;
-  bankAccount: { iban: string; bic: string | null; name: string | null } | null;
-  /** The invoice a credit note corrects (BT-25, BT-26). */
-  corrected: { recordNumber: string; dateCreated: string } | null;
-}
-
-/** VATEX codes and English reasons of the categories that need one (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10). */
-const EXEMPTION: Partial<Record<VatCategory, { code: string; reason: string }>> = {
-  AE: { code: 'VATEX-EU-AE', reason: 'Reverse charge' },
-  K: { code: 'VATEX-EU-IC', reason: 'Intra-Community supply' },
-  G: { code: 'VATEX-EU-G', reason: 'Export outside the EU' },
-};
-
-/** The category of a row: its VAT code's kind and, for intra-community codes, its paragraph. */
-export function categoryOf(info: VatCodeInfo | undefined, paragraphId: string | null): VatCategory {
-  switch (info?.kind) {
-    case 'zero':
-      return 'Z';
-    case 'exempt':
-      return 'E';
-    case 'export':
-      return 'G';
-    case 'intraCommunity':
-      return paragraphId && info.paragraphs[paragraphId]?.code === 'IC-SERVICES' ? 'AE' : 'K';
-    default:
-      return 'S';
-  }
-}
+import type { EInvoiceSource } from './source.js';
+import { categoryOf, exemptionOf } from './vat-category.js';
 
 const money = (d: Dec) => round2(d).toFixed(2);
 const text = (s: string | null | undefined) => (s?.trim() ? s.trim() : null);
-
-/**
- * The net price of a line: `price` when quantity × price is within half a cent of the amount, else
- * amount / quantity with the fewest decimals from 4 to 10 that are (PEPPOL-EN16931-R120; BT-146).
- */
-export function netPriceFor(quantity: Dec, amount: Dec, price: Dec): string {
-  const q = quantity.abs();
-  const a = amount.abs();
-  const half = dec('0.005');
-  if (q.isZero()) return fmt(price.abs());
-  if (q.mul(price.abs()).minus(a).abs().lte(half)) return fmt(price.abs());
-  const exact = a.div(q);
-  for (let d = 4; d <= 10; d++) {
-    const p = exact.toDecimalPlaces(d);
-    if (q.mul(p).minus(a).abs().lte(half)) return fmt(p);
-  }
-  return fmt(exact.toDecimalPlaces(10));
-}
 
 /** Builds the e-invoice of a sales invoice (see the module comment for the rules). */
 export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
@@ -158,7 +37,7 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
   const bonus = inv.mode === 'creation' && inv.bonusPercent && !dec(inv.bonusPercent).isZero();
 
   // Rows → lines, each with its category.
-  type Work = { line: ELine; amount: Dec; key: string; vatId: string };
+  type Work = { line: ELine; amount: Dec; key: string; vatId: string; paragraphId: string | null };
   const work: Work[] = inv.rows.map((r, i) => {
     const info = src.vatCodes[r.vatId];
     const category = categoryOf(info, r.vatParagraphId);
@@ -170,6 +49,7 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
     return {
       key: `${category}|${fmt(r.vatRate)}`,
       vatId: r.vatId,
+      paragraphId: r.vatParagraphId,
       amount,
       line: {
         id: String(i + 1),
@@ -232,7 +112,7 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
 
   const allowanceCharges: EAllowanceCharge[] = [];
   const vatBreakdown: EVatBreakdown[] = [];
-  for (const g of groups.values()) {
+  for (const [key, g] of groups) {
     const diff = g.lines.minus(g.taxable);
     if (!diff.isZero()) {
       const isBonus = bonus && diff.isPositive();
@@ -245,20 +125,20 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
         rate: g.rate,
       });
     }
-    const ex = EXEMPTION[g.category];
+    // The paragraph of the group's own rows states why they are exempt (E).
     const paragraphText =
-      g.category === 'E'
-        ? (inv.rows
-            .map((r) => (r.vatParagraphId ? src.vatCodes[r.vatId]?.paragraphs[r.vatParagraphId]?.text : null))
-            .find((t) => !!t) ?? 'Oslobodené od dane')
-        : null;
+      work
+        .filter((w) => w.key === key && w.paragraphId)
+        .map((w) => src.vatCodes[w.vatId]?.paragraphs[w.paragraphId!]?.text)
+        .find((t) => !!t) ?? null;
+    const ex = exemptionOf(g.category, paragraphText);
     vatBreakdown.push({
       category: g.category,
       rate: g.rate,
       taxable: money(g.taxable),
       tax: money(g.tax),
-      exemptionReason: ex?.reason ?? paragraphText,
-      exemptionCode: ex?.code ?? null,
+      exemptionReason: ex.reason,
+      exemptionCode: ex.code,
     });
   }
 

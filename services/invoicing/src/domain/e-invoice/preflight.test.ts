@@ -4,9 +4,10 @@
  * rule id) in the findings. No database: the model is built by the pure mapping.
  */
 import { describe, expect, it } from 'vitest';
-import { type EInvoiceSource, eInvoiceFromSalesInvoice } from './from-sales-invoice.js';
+import { eInvoiceFromSalesInvoice } from './from-sales-invoice.js';
 import type { EInvoice } from './model.js';
 import { preflight } from './preflight.js';
+import type { EInvoiceSource } from './source.js';
 
 const source = (): EInvoiceSource => ({
   invoice: {
