@@ -216,6 +216,27 @@ export function purchaseRowSum(
   );
 }
 
+/**
+ * Input VAT of rows entered by hand (issue #21): per rate of the rows that carry one,
+ * round(Σ row sums × rate / 100), category `S` (`Z` at 0 %).
+ */
+export function purchaseVatSummary(
+  rows: { sum: string; vatRate?: string | null }[],
+): { category: string; rate: string; base: string; vat: string }[] {
+  const byRate = new Map<string, Dec>();
+  for (const r of rows) {
+    if (r.vatRate == null) continue;
+    const k = fmt(r.vatRate);
+    byRate.set(k, (byRate.get(k) ?? dec(0)).plus(dec(r.sum)));
+  }
+  return [...byRate].map(([rate, base]) => ({
+    category: dec(rate).isZero() ? 'Z' : 'S',
+    rate,
+    base: fmt(base),
+    vat: fmt(round2(base.mul(dec(rate)).div(100))),
+  }));
+}
+
 /** `symbolVariable` default (DESIGN §6): the digits of the record number, at most 10 (Slovak payment symbols). */
 export const variableSymbolOf = (recordNumber: string): string | null => {
   const digits = recordNumber.replace(/\D/g, '');

@@ -7,10 +7,10 @@ import {
 } from '@bm/contracts';
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
-import * as purchase from '../application/purchase-invoice.service.js';
 import type { InvoicingDeps } from '../application/sales-invoice.service.js';
 import { receivePurchaseEInvoice as receive } from '../commands/receive-purchase-e-invoice.js';
 import * as sales from '../commands/sales-e-invoice.js';
+import * as purchaseReads from '../queries/purchase-invoices.js';
 
 type X = { em: Ctx['em'] };
 
@@ -38,7 +38,7 @@ export function registerEInvoices(deps: InvoicingDeps): void {
   serve<typeof getPurchaseEInvoice, X>(
     kit.service,
     getPurchaseEInvoice,
-    ({ id }, ctx) => purchase.getPurchaseEInvoice(ctx, id),
+    ({ id }, ctx) => purchaseReads.getPurchaseEInvoice(ctx, id),
     o,
   );
 }

@@ -16,6 +16,8 @@ import type { Ctx } from '@bm/service-kit';
 import * as purchase from '../application/purchase-invoice.service.js';
 import type { InvoicingDeps } from '../application/sales-invoice.service.js';
 import * as sales from '../application/sales-invoice.service.js';
+import * as purchaseReads from '../queries/purchase-invoices.js';
+import * as salesReads from '../queries/sales-invoices.js';
 
 type X = { em: Ctx['em'] };
 
@@ -37,13 +39,13 @@ export function registerInvoices(deps: InvoicingDeps): void {
   serve<typeof getSalesInvoice, X>(
     kit.service,
     getSalesInvoice,
-    ({ id }, ctx) => sales.getSalesInvoice(ctx, id),
+    ({ id }, ctx) => salesReads.getSalesInvoice(ctx, id),
     o,
   );
   serve<typeof listSalesInvoices, X>(
     kit.service,
     listSalesInvoices,
-    (q, ctx) => sales.listSalesInvoices(ctx, q),
+    (q, ctx) => salesReads.listSalesInvoices(ctx, q),
     o,
   );
   serve<typeof addPayment, X>(
@@ -61,7 +63,7 @@ export function registerInvoices(deps: InvoicingDeps): void {
   serve<typeof getSalesInvoiceCopySource, X>(
     kit.service,
     getSalesInvoiceCopySource,
-    ({ id }, ctx) => sales.copySource(ctx, id),
+    ({ id }, ctx) => salesReads.copySource(ctx, id),
     o,
   );
   serve<typeof createPurchaseInvoice, X>(
@@ -73,13 +75,13 @@ export function registerInvoices(deps: InvoicingDeps): void {
   serve<typeof getPurchaseInvoice, X>(
     kit.service,
     getPurchaseInvoice,
-    ({ id }, ctx) => purchase.getPurchaseInvoice(ctx, id),
+    ({ id }, ctx) => purchaseReads.getPurchaseInvoice(ctx, id),
     o,
   );
   serve<typeof listPurchaseInvoices, X>(
     kit.service,
     listPurchaseInvoices,
-    (q, ctx) => purchase.listPurchaseInvoices(ctx, q),
+    (q, ctx) => purchaseReads.listPurchaseInvoices(ctx, q),
     o,
   );
 }

@@ -49,12 +49,7 @@ export function registerProvision(kit: ServiceKit): void {
         country: profile.country,
         vatNumber: profile.vatNumber ?? null,
         companyNumber: profile.companyNumber ?? null,
-        address:
-          profile.address ??
-          ([profile.street, [profile.postalCode, profile.city].filter(Boolean).join(' ')]
-            .filter(Boolean)
-            .join(', ') ||
-            null),
+        address: profile.address ?? composeAddress(profile.street, profile.postalCode, profile.city),
         taxNumber: profile.taxNumber ?? null,
         street: profile.street ?? null,
         city: profile.city ?? null,

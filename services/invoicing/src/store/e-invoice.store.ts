@@ -3,6 +3,7 @@
  * build a sales invoice's e-invoice. No messaging here: what other services own (unit codes) is passed in.
  */
 import { createHash } from 'node:crypto';
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import type { EntityManager } from '@bm/service-kit';
 import type { EInvoiceSource, VatCodeInfo } from '../domain/e-invoice/source.js';
 import {
@@ -20,6 +21,51 @@ export type ArchiveRow = InstanceType<typeof EInvoiceDocumentEntity.class>;
 
 /** The archive's digest of a document: SHA-256 of its bytes, lower-case hex (also its HTTP `ETag`). */
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** A received document as archived (issue #21): bytes as received, digest, parties, supplier key and BT-1. */
+export interface ArchivedDocument {
+  bytes: Buffer;
+  sha256: string;
+  documentType: string;
+  senderId: string | null;
+  receiverId: string | null;
+  partyKey: string;
+  externalNumber: string;
+}
+
+/**
+ * Archives a received document for purchase invoice `documentId` inside the booking's transaction.
+ * @throws 409 DuplicateRecordNumber when this supplier's document with the same BT-1 was received before
+ * (the archive's unique key refuses a concurrent second one as well).
+ */
+export async function archiveReceived(
+  tx: EntityManager,
+  companyId: string,
+  documentId: string,
+  doc: ArchivedDocument,
+  now: Date,
+): Promise<void> {
+  const seen = await tx.count(EInvoiceDocumentEntity, {
+    direction: 'received',
+    partyKey: doc.partyKey,
+    externalNumber: doc.externalNumber,
+  });
+  if (seen)
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.DuplicateRecordNumber,
+      `invoice ${doc.externalNumber} of this supplier was already received`,
+      { errors: [{ path: 'ID', message: 'already received from this supplier' }] },
+    );
+  tx.create(EInvoiceDocumentEntity, {
+    id: crypto.randomUUID(),
+    companyId,
+    documentId,
+    direction: 'received',
+    ...doc,
+    createdAt: now,
+  });
+}
 
 /** True when the invoice's e-invoice is issued (its data are frozen: PUT → 409 InvalidState). */
 export async function isEInvoiceIssued(em: EntityManager, invoiceId: string): Promise<boolean> {

@@ -37,7 +37,15 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
   const bonus = inv.mode === 'creation' && inv.bonusPercent && !dec(inv.bonusPercent).isZero();
 
   // Rows → lines, each with its category.
-  type Work = { line: ELine; amount: Dec; key: string; vatId: string; paragraphId: string | null };
+  /** A row on its way to a line: its line, amount, (category|rate) key and its own signed base. */
+  type Work = {
+    line: ELine;
+    amount: Dec;
+    rowBase: Dec;
+    key: string;
+    vatId: string;
+    paragraphId: string | null;
+  };
   const work: Work[] = inv.rows.map((r, i) => {
     const info = src.vatCodes[r.vatId];
     const category = categoryOf(info, r.vatParagraphId);
@@ -51,6 +59,7 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
       vatId: r.vatId,
       paragraphId: r.vatParagraphId,
       amount,
+      rowBase: dec(r.sumBase).mul(sign),
       line: {
         id: String(i + 1),
         quantity: fmt(qty),
@@ -101,8 +110,7 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
     } else {
       for (const w of work.filter((x) => x.vatId === line.vatID)) {
         const g = group(w.key, w.line.category, w.line.rate);
-        const rowBase = dec(inv.rows[Number(w.line.id) - 1].sumBase).mul(sign);
-        g.taxable = g.taxable.plus(rowBase);
+        g.taxable = g.taxable.plus(w.rowBase);
       }
       // The VAT of a split code (0 % in practice) stays with its first category.
       const first = group([...keys][0], ...([...keys][0].split('|') as [VatCategory, string]));
