@@ -43,6 +43,8 @@ beforeAll(async () => {
     name: 'Dodávateľ Žilina s.r.o.',
     iban: IBAN,
     companyNumber: '50123456',
+    taxNumber: '2020555666',
+    registration: 'Obchodný register Okresného súdu Žilina, oddiel Sro, vložka č. 76543/L',
     address: 'Štúrova 1, 010 01 Žilina',
   });
   await openYear(c, 2025);
@@ -54,6 +56,7 @@ beforeAll(async () => {
       address: 'Námestie 3, Brezno',
       country: 'SK',
       companyNumber: '36123456',
+      taxNumber: '2021234567',
       vatNumber: 'SK2021234567',
     }),
     201,
@@ -101,6 +104,10 @@ describe('sales invoice printout', () => {
       'IČO: 36123456',
       'IČ DPH: SK2021234567',
       'IČO: 50123456',
+      // Issue #21: both parties' DIČ and the supplier's commercial-register line (Obchodný zákonník §3a).
+      'DIČ: 2020555666',
+      'DIČ: 2021234567',
+      'Obchodný register Okresného súdu Žilina, oddiel Sro, vložka č. 76543/L',
       'Žltý kôň úpel ďateľ',
       'Mlynček na kávu',
       'Čučoriedkový džem',

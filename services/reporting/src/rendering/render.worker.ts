@@ -2,7 +2,8 @@
  * Piscina worker (DESIGN §7: rendering is CPU work, off the event loop): builds the document of a print
  * model and renders it. Each worker thread keeps its own pdfmake with the fonts loaded once.
  */
-import { invoiceDocument, issueCardDocument } from '../domain/documents.js';
+import { invoiceDocument } from '../domain/documents.js';
+import { issueCardDocument } from '../domain/issue-card.document.js';
 import { payBySquare } from '../domain/pay-by-square.js';
 import type { InvoicePrint, IssueCardPrint } from '../domain/print-model.js';
 import { renderPdf } from './pdf.js';

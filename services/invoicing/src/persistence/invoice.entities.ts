@@ -1,0 +1,212 @@
+/**
+ * Invoices (INTERFACE §2.3, §2.4; DESIGN §6, §6a): sales invoices with rows and payments, purchase invoices
+ * with rows, and the archive of issued and received e-invoices. Decimals are `numeric`, read as strings.
+ */
+import { companyFilter, tenantColumns } from '@bm/service-kit';
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { SCHEMA } from './schema.js';
+
+const money = () => p.decimal('string').precision(18).scale(2);
+const qty = () => p.decimal('string').precision(18).scale(4);
+
+/** Sales invoice header (INTERFACE §2.4) with the computed totals and state. */
+export const SalesInvoiceEntity = defineEntity({
+  name: 'SalesInvoice',
+  tableName: 'sales_invoice',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenantColumns(),
+    ordnerId: p.uuid(),
+    warehouseId: p.uuid(),
+    recordNumber: p.string().length(30),
+    tags: p.array(),
+    partnerId: p.uuid().nullable(),
+    partnerDetail: p.text().nullable(),
+    partnerAddress: p.text().nullable(),
+    partnerCountry: p.string().length(2).nullable(),
+    partnerNumber3: p.string().length(20).nullable(),
+    deliveryTypeId: p.uuid().nullable(),
+    paymentTypeId: p.uuid().nullable(),
+    bankAccountId: p.uuid().nullable(),
+    symbolVariable: p.string().length(10).nullable(),
+    symbolConstant: p.string().length(4).nullable(),
+    symbolSpecific: p.string().length(10).nullable(),
+    dateCreated: p.date(),
+    dateAccounting: p.date(),
+    dateDelivery: p.date().nullable(),
+    periodId: p.uuid(),
+    vatPeriod: p.string().length(7),
+    dateValidTo: p.date().nullable(),
+    commentAboveItems: p.text().nullable(),
+    commentBelowItems: p.text().nullable(),
+    vatId: p.uuid(),
+    vatCode: p.string().length(20),
+    vatNumber: p.string().length(20).nullable(),
+    vatRate: p.decimal('string').precision(5).scale(2),
+    vatParagraphId: p.uuid().nullable(),
+    bonusPercent: p.decimal('string').precision(5).scale(2).nullable(),
+    orderRecordNo: p.string().length(30).nullable(),
+    warehouseRecordNo: p.string().length(30).nullable(),
+    costCenterId: p.uuid().nullable(),
+    costUnitId: p.uuid().nullable(),
+    personId: p.uuid().nullable(),
+    projectId: p.uuid().nullable(),
+    /** The invoice a credit note corrects (issue #21, e-invoice BT-25). */
+    correctedInvoiceId: p.uuid().nullable(),
+    mode: p.string().length(10),
+    currency: p.string().length(3),
+    sumBase: money(),
+    sumVat: money(),
+    sumTotal: money(),
+    vatSummary: p.json(),
+    cancelled: p.boolean(),
+    /** `issued` | `partiallyPaid` | `paid` | `cancelled`, kept by domain/invoice-state.ts (DESIGN §6 "States"). */
+    state: p.string().length(20),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+  uniques: [{ properties: ['companyId', 'recordNumber'] }],
+  indexes: [
+    {
+      // The list view's order (DESIGN §6): newest first, stable; an index-only walk serves any page.
+      name: 'sales_invoice_list_index',
+      expression:
+        'create index "sales_invoice_list_index" on "invoicing"."sales_invoice" ("company_id", "date_created" desc, "record_number" desc, "id")',
+    },
+  ],
+});
+
+export const SalesInvoiceRowEntity = defineEntity({
+  name: 'SalesInvoiceRow',
+  tableName: 'sales_invoice_row',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenantColumns(),
+    invoiceId: p.uuid().index(),
+    rowNo: p.integer(),
+    itemId: p.uuid().nullable(),
+    unitId: p.uuid().nullable(),
+    code: p.string().length(30).nullable(),
+    name: p.string().nullable(),
+    quantity: qty(),
+    price: qty(),
+    priceBrutto: qty(),
+    vatId: p.uuid(),
+    vatCode: p.string().length(20),
+    vatRate: p.decimal('string').precision(5).scale(2),
+    vatParagraphId: p.uuid().nullable(),
+    sumBase: money(),
+    sumVat: money(),
+    sumTotal: money(),
+    /** Creation mode: the user entered the gross price (the net one is derived); kept across updates. */
+    grossEntered: p.boolean().default(false),
+  },
+});
+
+export const PaymentEntity = defineEntity({
+  name: 'Payment',
+  tableName: 'payment',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenantColumns(),
+    invoiceId: p.uuid().index(),
+    amount: money(),
+    date: p.date(),
+    createdAt: p.datetime(),
+  },
+});
+
+export const PurchaseInvoiceEntity = defineEntity({
+  name: 'PurchaseInvoice',
+  tableName: 'purchase_invoice',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenantColumns(),
+    partnerId: p.uuid(),
+    ordnerId: p.uuid(),
+    dateCreated: p.date(),
+    recordNumber: p.string().length(30),
+    externalRecordNumber: p.string().length(50).nullable(),
+    partner: p.text().nullable(),
+    dateValidTo: p.date().nullable(),
+    dateAccounting: p.date(),
+    dateDelivery: p.date().nullable(),
+    periodId: p.uuid(),
+    currency1: p.string().length(3),
+    vatPeriod: p.string().length(7),
+    sum: money(),
+    localSum: money(),
+    /** Input VAT (issue #21): per category and rate as `[{category, rate, base, vat}]`, and its total. */
+    sumVat: money().default('0'),
+    sumTotal: money().default('0'),
+    vatSummary: p.json().default('[]'),
+    /** `manual` or `eInvoice` (booked from a received e-invoice, archived in `e_invoice_document`). */
+    source: p.string().length(10).default('manual'),
+    createdAt: p.datetime(),
+  },
+  uniques: [{ properties: ['companyId', 'recordNumber'] }],
+  indexes: [
+    {
+      name: 'purchase_invoice_list_index',
+      expression:
+        'create index "purchase_invoice_list_index" on "invoicing"."purchase_invoice" ("company_id", "date_created" desc, "record_number" desc, "id")',
+    },
+  ],
+});
+
+export const PurchaseInvoiceRowEntity = defineEntity({
+  name: 'PurchaseInvoiceRow',
+  tableName: 'purchase_invoice_row',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenantColumns(),
+    invoiceId: p.uuid().index(),
+    rowNo: p.integer(),
+    itemId: p.uuid().nullable(),
+    itemsAmount: qty(),
+    code: p.string().length(30).nullable(),
+    name: p.string(),
+    description: p.text().nullable(),
+    bonus: qty().nullable(),
+    bonusPercent: p.decimal('string').precision(5).scale(2).nullable(),
+    price: qty(),
+    localSum: money(),
+    sum: money(),
+    vatRate: p.decimal('string').precision(5).scale(2).nullable(),
+  },
+});
+
+/**
+ * The archive of e-invoices (issue #21; DESIGN §6a): the bytes of every issued sales e-invoice, frozen at
+ * issue, and of every received one, as received; kept for the 10 years the law asks. `direction`
+ * `issued` (documentId = sales invoice) or `received` (documentId = purchase invoice). A received
+ * document is unique per supplier (`partyKey`: VAT id, else IČO, else endpoint) and BT-1.
+ */
+export const EInvoiceDocumentEntity = defineEntity({
+  name: 'EInvoiceDocument',
+  tableName: 'e_invoice_document',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenantColumns(),
+    documentId: p.uuid(),
+    direction: p.string().length(10),
+    documentType: p.string().length(12),
+    bytes: p.blob(),
+    sha256: p.string().length(64),
+    senderId: p.string().length(60).nullable(),
+    receiverId: p.string().length(60).nullable(),
+    partyKey: p.string().length(60).nullable(),
+    externalNumber: p.string().length(50).nullable(),
+    createdAt: p.datetime(),
+  },
+  uniques: [
+    { properties: ['companyId', 'direction', 'documentId'] },
+    { properties: ['companyId', 'direction', 'partyKey', 'externalNumber'] },
+  ],
+});

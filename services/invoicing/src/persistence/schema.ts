@@ -1,0 +1,2 @@
+/** The invoicing service's PostgreSQL schema (DESIGN §1). */
+export const SCHEMA = 'invoicing';
