@@ -10,7 +10,7 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, ok, warehouse } from '../support/fixtures.js';
-import { type Client, type Stack, startStack } from '../support/stack.js';
+import { type Client, type Reply, type Stack, startStack } from '../support/stack.js';
 import { unchecked } from '../support/typed-paths.js';
 import { type Xml, xml } from '../support/xml.js';
 
@@ -37,14 +37,8 @@ const SELLER = {
   ossRegistered: true,
 };
 
-/** Raw call through the gateway (XML bodies and answers do not go through the typed JSON client). */
-const raw = (
-  c: Client,
-  method: string,
-  path: string,
-  body?: string | Buffer,
-  headers: Record<string, string> = {},
-) => stack.app.request(path, { method, headers: { ...c.headers, ...headers }, body: body as any });
+/** Issues the e-invoice of invoice `id` (the typed client; the answer is the XML or a problem). */
+const issue = (id: string) => a.post(`/1.6/sales/invoices/${id}/e-invoice`);
 
 const invoice = async (body: Record<string, unknown>) =>
   ok(
@@ -56,13 +50,10 @@ const invoice = async (body: Record<string, unknown>) =>
   );
 
 /** GET of the draft e-invoice, parsed. */
-async function draft(id: string, name: string): Promise<{ x: Xml; res: Response; text: string }> {
-  const res = await raw(a, 'GET', `/1.6/sales/invoices/${id}/e-invoice`, undefined, {
-    Accept: 'application/xml',
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${res.status}: ${text}`);
-  return { x: xml(text, name), res, text };
+async function draft(id: string, name: string): Promise<{ x: Xml; res: Reply; text: string }> {
+  const res = await a.get(`/1.6/sales/invoices/${id}/e-invoice`, { Accept: 'application/xml' });
+  if (res.status !== 200) throw new Error(`${res.status}: ${res.text}`);
+  return { x: xml(res.text, name), res, text: res.text };
 }
 
 beforeAll(async () => {
@@ -414,8 +405,8 @@ describe('pre-flight rules and issuing', () => {
       partnerCountry: 'CZ',
       rows: [{ name: 'Káva', quantity: 1, price: 10 }],
     });
-    const r = await raw(a, 'POST', `/1.6/sales/invoices/${inv.id}/e-invoice`);
-    const p = await r.json();
+    const r = await issue(inv.id);
+    const p = r.body;
     expect([r.status, p.code]).toEqual([422, 'EInvoiceNotValid']);
     expect(p.errors.map((e: any) => e.message.slice(0, 22))).toContain('[PEPPOL-EN16931-R010] ');
     expect(p.errors.find((e: any) => e.message.includes('R010')).path).toBe('partner.peppolId');
@@ -424,8 +415,8 @@ describe('pre-flight rules and issuing', () => {
 
   it('a buyer without street fails SK-09; fixed partner data then passes', async () => {
     const inv = await invoice({ partnerId: P.nostreet.id, rows: [{ name: 'Káva', quantity: 1, price: 10 }] });
-    const r = await raw(a, 'POST', `/1.6/sales/invoices/${inv.id}/e-invoice`);
-    const p = await r.json();
+    const r = await issue(inv.id);
+    const p = r.body;
     expect(r.status).toBe(422);
     expect(p.errors).toEqual([
       { path: 'partner.street', message: '[SK-09] Buyer street (BT-50) is mandatory' },
@@ -436,19 +427,19 @@ describe('pre-flight rules and issuing', () => {
         unchecked({ ...P.nostreet, street: 'Hlavná 1', address: null }),
       ),
     );
-    const again = await raw(a, 'POST', `/1.6/sales/invoices/${inv.id}/e-invoice`);
+    const again = await issue(inv.id);
     expect(again.status).toBe(201);
   });
 
   it('issue: 201 with frozen bytes, the same bytes again, PUT refused, bytes unchanged after master data change', async () => {
     const inv = await invoice({ partnerId: P.sk.id, rows: [{ name: 'Káva', quantity: 1, price: 10 }] });
-    const first = await raw(a, 'POST', `/1.6/sales/invoices/${inv.id}/e-invoice`);
-    const bytes = await first.text();
+    const first = await issue(inv.id);
+    const bytes = first.text;
     expect(first.status).toBe(201);
     const etag = first.headers.get('ETag');
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
-    const second = await raw(a, 'POST', `/1.6/sales/invoices/${inv.id}/e-invoice`);
-    expect([second.status, await second.text()]).toEqual([200, bytes]);
+    const second = await issue(inv.id);
+    expect([second.status, second.text]).toEqual([200, bytes]);
     const got = ok(await a.get(`/1.6/sales/invoices/${inv.id}`));
     expect(got.eInvoice.status).toBe('issued');
     expect(`"${got.eInvoice.sha256}"`).toBe(etag);
@@ -460,8 +451,8 @@ describe('pre-flight rules and issuing', () => {
     const co = ok(await a.get('/1.6/company'));
     ok(await a.put('/1.6/company', unchecked({ ...co, street: 'Nová 1' })));
     ok(await a.put(`/1.6/partners/${P.sk.id}`, unchecked({ ...P.sk, name: 'Premenovaný a.s.' })));
-    const later = await raw(a, 'GET', `/1.6/sales/invoices/${inv.id}/e-invoice`);
-    expect([later.headers.get('E-Invoice-Status'), later.headers.get('ETag'), await later.text()]).toEqual([
+    const later = await a.get(`/1.6/sales/invoices/${inv.id}/e-invoice`);
+    expect([later.headers.get('E-Invoice-Status'), later.headers.get('ETag'), later.text]).toEqual([
       'issued',
       etag,
       bytes,
@@ -470,6 +461,21 @@ describe('pre-flight rules and issuing', () => {
     ok(await a.put(`/1.6/partners/${P.sk.id}`, unchecked(P.sk)));
     // Payments stay allowed.
     ok(await a.post(`/1.6/sales/invoices/${inv.id}/payments`, { amount: 12.3 }), 201);
+  });
+
+  it('404 for an unknown, malformed or another company’s id (the same answer), 406 for an Accept without XML', async () => {
+    const inv = await invoice({ partnerId: P.sk.id, rows: [{ name: 'Káva', quantity: 1, price: 5 }] });
+    const stranger = await stack.company({ name: 'Cudzia s.r.o.', country: 'SK' });
+    for (const r of [
+      await a.get(`/1.6/sales/invoices/${crypto.randomUUID()}/e-invoice`),
+      await a.get('/1.6/sales/invoices/not-a-guid/e-invoice'),
+      await stranger.get(`/1.6/sales/invoices/${inv.id}/e-invoice`),
+      await stranger.post(`/1.6/sales/invoices/${inv.id}/e-invoice`),
+    ])
+      expect([r.status, r.body.code]).toEqual([404, 'NotFound']);
+    const json = await a.get(`/1.6/sales/invoices/${inv.id}/e-invoice`, { Accept: 'application/json' });
+    expect([json.status, json.body.code]).toEqual([406, 'NotAcceptable']);
+    expect(ok(await a.get(`/1.6/sales/invoices/${inv.id}`)).eInvoice.status).toBe('draft');
   });
 
   it('the e-invoice-issued event reaches a durable consumer of the access-point user, which may do nothing else', async () => {
@@ -484,8 +490,8 @@ describe('pre-flight rules and issuing', () => {
         deliver_policy: 'new' as any,
       });
       const inv = await invoice({ partnerId: P.sk.id, rows: [{ name: 'Káva', quantity: 2, price: 10 }] });
-      const issued = await raw(a, 'POST', `/1.6/sales/invoices/${inv.id}/e-invoice`);
-      const bytes = Buffer.from(await issued.arrayBuffer());
+      const issued = await issue(inv.id);
+      const bytes = Buffer.from(issued.text, 'utf8');
       const consumer = await jetstream(nc).consumers.get('EVENTS', name);
       let event: any;
       for (let i = 0; i < 50 && !event; i++) {

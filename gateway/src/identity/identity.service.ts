@@ -2,7 +2,7 @@
  * Identity operations (DESIGN §3): company creation with provisioning of every service, credential
  * verification, memberships. Transport-free: used by the admin routes, the auth middleware and the CLI.
  */
-import { CompanyProfile, Iban, PeppolId, provisionCompany } from '@bm/contracts';
+import { CompanyInput, CompanyProfile, Iban, provisionCompany } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { type NatsConnection, parseOrThrow, request, todayIn } from '@bm/messaging';
 import type { MikroORM } from '@bm/service-kit';
@@ -10,41 +10,16 @@ import { z } from 'zod';
 import { ApiClientEntity, CompanyEntity, MembershipEntity, UserEntity } from './entities.js';
 import { DUMMY_HASH, hashSecret, randomSecret, verifySecret } from './secrets.js';
 
-/** Body of `POST /admin/companies` (DESIGN §3). */
 /** `POST /admin/companies/{id}/members`: the user to give access (created when new). */
 export const AddMemberInput = z.object({ username: z.string().trim().min(3).max(100) });
 
-export const CreateCompanyInput = z.object({
-  name: z.string().trim().min(1).max(255),
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, { message: 'expected a two-letter country code (ISO 3166-1 alpha-2)' })
-    .transform((s) => s.toUpperCase()),
-  vatNumber: z.string().trim().max(20).nullable().optional(),
-  companyNumber: z.string().trim().max(30).nullable().optional(),
+/**
+ * Body of `POST /admin/companies` (DESIGN §3): the fields of `PUT /1.6/company` (issue #21, `CompanyInput`,
+ * one definition) plus the one-line `address`, the first bank account's `iban` and the first user's name.
+ */
+export const CreateCompanyInput = CompanyInput.extend({
   address: z.string().max(1000).nullable().optional(),
-  ossRegistered: z.boolean().default(false),
-  currency: z
-    .string()
-    .regex(/^[A-Za-z]{3}$/)
-    .transform((s) => s.toUpperCase())
-    .default('EUR'),
-  timeZone: z
-    .string()
-    .default('Europe/Bratislava')
-    .refine((tz) => Intl.supportedValuesOf('timeZone').includes(tz) || tz === 'UTC', {
-      message: 'unknown IANA time zone',
-    }),
   iban: Iban().nullable().optional(),
-  /** Issue #21: the fields of `PUT /1.6/company` (DIČ, structured address, register line, contact, Peppol id). */
-  taxNumber: z.string().trim().max(20).nullable().optional(),
-  street: z.string().trim().max(255).nullable().optional(),
-  city: z.string().trim().max(100).nullable().optional(),
-  postalCode: z.string().trim().max(20).nullable().optional(),
-  registration: z.string().trim().max(500).nullable().optional(),
-  email: z.email({ message: 'expected an e-mail address' }).max(255).nullable().optional(),
-  phone: z.string().trim().max(50).nullable().optional(),
-  peppolId: PeppolId().nullable().optional(),
   /** Optional username for the first user (default `admin-<random>`). */
   username: z.string().trim().min(3).max(100).optional(),
 });

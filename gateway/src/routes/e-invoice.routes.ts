@@ -23,6 +23,7 @@ import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { type NatsConnection, request } from '@bm/messaging';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
+import { parseAccept } from '../http/negotiate.js';
 import { type GatewayEnv, messageContext, operationIdOf, problemResponses, render } from './operation.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,23 +41,20 @@ const xmlDocument = {
 } as any;
 const IdParams = z.object({ id: z.guid().openapi({ description: 'The invoice id (GUID)' }) });
 
-/** 404 for a path id that is not a GUID (the same answer as for an unknown id). */
-function idOf(c: Context): string {
+/** 404 for a path id that is not a GUID (the same answer as for an unknown `what`). */
+function idOf(c: Context, what: string): string {
   const id = c.req.param('id') ?? '';
-  if (!GUID.test(id)) throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, 'Sales invoice not found');
+  if (!GUID.test(id)) throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, `${what} not found`);
   return id.toLowerCase();
 }
 
-/** 406 unless the client accepts XML (`application/xml`, `text/xml` or a wildcard). */
+/** Media ranges that admit `application/xml`. */
+const XML_RANGES = ['application/xml', 'text/xml', 'application/*', 'text/*', '*/*'];
+
+/** 406 unless the client accepts XML (no Accept, or a range with q > 0 that admits it). */
 function requireXmlAccept(c: Context): void {
   const accept = c.req.header('accept');
-  if (!accept?.trim()) return;
-  const ok = accept
-    .toLowerCase()
-    .split(',')
-    .map((p) => p.split(';')[0].trim())
-    .some((t) => ['application/xml', 'text/xml', '*/*', 'application/*', 'text/*'].includes(t));
-  if (!ok)
+  if (accept?.trim() && !parseAccept(accept).some((r) => XML_RANGES.includes(r.type)))
     throw new AppError(ErrorKind.not_acceptable, ErrorCode.NotAcceptable, 'an e-invoice is application/xml');
 }
 
@@ -109,7 +107,7 @@ export function registerEInvoiceRoutes(
   });
   app.get('/1.6/sales/invoices/:id/e-invoice', authenticate, async (c) => {
     requireXmlAccept(c);
-    const doc = await call(c, getSalesEInvoice, { id: idOf(c) });
+    const doc = await call(c, getSalesEInvoice, { id: idOf(c, 'Sales invoice') });
     return xmlReply(c, 200, doc, {
       'E-Invoice-Status': doc.status,
       ...(doc.status === 'issued' ? { ETag: `"${doc.sha256}"` } : {}),
@@ -141,7 +139,7 @@ export function registerEInvoiceRoutes(
   });
   app.post('/1.6/sales/invoices/:id/e-invoice', authenticate, async (c) => {
     requireXmlAccept(c);
-    const doc = await call(c, issueSalesEInvoice, { id: idOf(c) });
+    const doc = await call(c, issueSalesEInvoice, { id: idOf(c, 'Sales invoice') });
     return xmlReply(c, doc.created ? 201 : 200, doc, {
       'E-Invoice-Status': 'issued',
       ETag: `"${doc.sha256}"`,
@@ -211,7 +209,7 @@ export function registerEInvoiceRoutes(
   });
   app.get('/1.6/purchase/invoices/:id/e-invoice', authenticate, async (c) => {
     requireXmlAccept(c);
-    const doc = await call(c, getPurchaseEInvoice, { id: idOf(c) });
+    const doc = await call(c, getPurchaseEInvoice, { id: idOf(c, 'Purchase invoice') });
     return xmlReply(c, 200, doc, { ETag: `"${doc.sha256}"` });
   });
 }
