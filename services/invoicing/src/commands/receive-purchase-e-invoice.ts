@@ -16,7 +16,7 @@ import { createPurchaseInvoice } from '../application/purchase-invoice.service.j
 import { companyProfile } from '../application/references.js';
 import type { InvoicingDeps } from '../application/sales-invoice.service.js';
 import { composeAddress } from '../domain/address.js';
-import type { EParty } from '../domain/e-invoice/model.js';
+import type { EParty, ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { preflight } from '../domain/e-invoice/preflight.js';
 import { isForCompany, purchaseFromEInvoice, supplierKey } from '../domain/e-invoice/to-purchase-invoice.js';
@@ -100,7 +100,7 @@ export async function receivePurchaseEInvoice(
   base64: string,
 ): Promise<PurchaseInvoice> {
   const bytes = Buffer.from(base64, 'base64');
-  let doc: ReturnType<typeof readUbl>;
+  let doc: ReceivedEInvoice;
   try {
     doc = readUbl(bytes);
   } catch (e) {

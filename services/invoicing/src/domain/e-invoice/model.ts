@@ -136,6 +136,12 @@ export interface EInvoice {
   totals: ETotals;
 }
 
+/** A received document: the model plus the VAT accounting currency (BT-6) and the VAT total in it (BT-111). */
+export interface ReceivedEInvoice extends EInvoice {
+  taxCurrency: string | null;
+  taxTotalInTaxCurrency: string | null;
+}
+
 /** Peppol BIS Billing 3.0 specification identifier (BT-24) and business process (BT-23). */
 export const PEPPOL_CUSTOMIZATION_ID =
   'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';

@@ -11,7 +11,7 @@
  * (docs/decisions.md). Inbound documents get the EN 16931 and Peppol rules only (`sk: false`).
  */
 import { type Dec, dec } from '@bm/money';
-import type { EInvoice } from './model.js';
+import type { EInvoice, VatCategory } from './model.js';
 
 export interface Finding {
   /** Official rule id, e.g. `BR-AE-02`, `PEPPOL-EN16931-R010`, `SK-05`. */
@@ -116,7 +116,7 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
     fail('BR-CO-09', 'buyerVat', `Buyer VAT identifier (BT-48) ${b.vatId} must start with a country prefix`);
 
   // Seller VAT identifier for every category that is not outside the scope (BR-S-02 … BR-G-02).
-  const needsSellerVat: [string, string][] = [
+  const needsSellerVat: [VatCategory, string][] = [
     ['S', 'BR-S-02'],
     ['Z', 'BR-Z-02'],
     ['E', 'BR-E-02'],
@@ -126,7 +126,7 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
   ];
   if (!s.vatId)
     for (const [cat, rule] of needsSellerVat)
-      if (categories.has(cat as never))
+      if (categories.has(cat))
         fail(rule, 'sellerVat', `VAT category ${cat} needs the Seller VAT identifier (BT-31)`);
   if (categories.has('AE') && !b.vatId && !b.legalId)
     fail('BR-AE-02', 'buyerVat', 'Reverse charge (AE) needs the Buyer VAT identifier (BT-48)');

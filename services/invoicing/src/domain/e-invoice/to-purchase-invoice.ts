@@ -13,7 +13,7 @@
  *   the day of receipt → dateAccounting and the VAT period (input VAT is claimed when received).
  */
 import { type Dec, dec, fmt, round2 } from '@bm/money';
-import type { EInvoice, EParty } from './model.js';
+import type { EParty, ReceivedEInvoice } from './model.js';
 import { endpointOf, formatEndpoint } from './peppol-endpoint.js';
 
 export interface ReceivingCompany {
@@ -37,6 +37,7 @@ export function isForCompany(buyer: EParty, c: ReceivingCompany): boolean {
   return (
     (!!buyer.vatId && norm(buyer.vatId) === norm(c.vatNumber)) ||
     (!!buyer.legalId && norm(buyer.legalId) === norm(c.companyNumber)) ||
+    (!!buyer.taxNumber && norm(buyer.taxNumber) === norm(c.taxNumber)) ||
     (!!c.peppolId && !!endpoint && norm(endpoint) === norm(c.peppolId)) ||
     (!!endpoint && norm(endpoint) === norm(own))
   );
@@ -80,7 +81,7 @@ export interface PurchaseFromEInvoice {
 
 /** Maps `inv`, received on `receivedOn` (the company's today), to a purchase invoice's data. */
 export function purchaseFromEInvoice(
-  inv: EInvoice & { taxCurrency?: string | null; taxTotalInTaxCurrency?: string | null },
+  inv: ReceivedEInvoice,
   company: ReceivingCompany,
   receivedOn: string,
 ): PurchaseFromEInvoice {

@@ -8,7 +8,14 @@
  * BT-2 or BT-5 are refused too. Every refusal is an {@link UblReadError} with the problem in words.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { EAllowanceCharge, EInvoice, ELine, EParty, EVatBreakdown, VatCategory } from './model.js';
+import type {
+  EAllowanceCharge,
+  ELine,
+  EParty,
+  EVatBreakdown,
+  ReceivedEInvoice,
+  VatCategory,
+} from './model.js';
 import { UBL_NS } from './ubl-write.js';
 
 export class UblReadError extends Error {}
@@ -87,9 +94,7 @@ const category = (c: X | undefined): { category: VatCategory; rate: string } => 
  * Parses `bytes`. @throws UblReadError when the bytes are not a well-formed UBL Invoice or CreditNote
  * (with a DTD, not UTF-8 XML, another root or namespace, required terms missing).
  */
-export function readUbl(
-  bytes: Uint8Array,
-): EInvoice & { taxCurrency: string | null; taxTotalInTaxCurrency: string | null } {
+export function readUbl(bytes: Uint8Array): ReceivedEInvoice {
   let xml: string;
   try {
     xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
