@@ -11,7 +11,7 @@
 import autocannon from 'autocannon';
 import { eInvoiceFromSalesInvoice } from '../services/invoicing/src/domain/e-invoice/from-sales-invoice.js';
 import { preflight } from '../services/invoicing/src/domain/e-invoice/preflight.js';
-import type { EInvoiceSource } from '../services/invoicing/src/domain/e-invoice/source.js';
+import { sampleSource } from '../services/invoicing/src/domain/e-invoice/sample-source.fixture.js';
 import { writeUbl } from '../services/invoicing/src/domain/e-invoice/ubl-write.js';
 import { calculate } from '../services/invoicing/src/domain/invoice-calculation.js';
 import { cpuPerDocument, cpuSnapshot, processGroups } from './cpu.js';
@@ -124,66 +124,26 @@ try {
     rate: r.vatRate,
   }));
   const calc = calculate('creation', calcRows);
-  const source: EInvoiceSource = {
-    invoice: {
-      recordNumber: 'OF202600001',
-      dateCreated: s.today,
-      dateDelivery: null,
-      dateValidTo: s.today,
-      currency: 'EUR',
-      mode: 'creation',
-      bonusPercent: null,
-      orderRecordNo: null,
-      symbolVariable: '202600001',
-      vatNumber: null,
-      partnerDetail: 'Bench odberateľ s.r.o.',
-      partnerCountry: 'SK',
-      partnerNumber3: 'SK2021000001',
-      commentAboveItems: null,
-      sumBase: calc.sumBase,
-      sumVat: calc.sumVat,
-      sumTotal: calc.sumTotal,
-      vatSummary: calc.vatSummary,
-      rows: calc.rows.map((r, i) => ({
-        quantity: calcRows[i].quantity,
-        price: r.price,
-        code: null,
-        name: `Položka ${i}`,
-        vatId: calcRows[i].vatId,
-        vatRate: calcRows[i].rate,
-        vatParagraphId: null,
-        sumBase: r.sumBase,
-        unitCode: 'H87',
-      })),
-    },
-    seller: {
-      name: 'Bench s.r.o.',
-      companyNumber: '50999999',
-      taxNumber: '2020999999',
-      vatNumber: 'SK2020999999',
-      street: 'Hlavná 1',
-      city: 'Bratislava',
-      postalCode: '81101',
-      country: 'SK',
-      registration: null,
-      email: null,
-      phone: null,
-      peppolId: null,
-    },
-    buyer: {
-      name: 'Bench odberateľ s.r.o.',
-      companyNumber: '36000001',
-      taxNumber: null,
-      street: 'Námestie SNP 5',
-      city: 'Banská Bystrica',
-      postalCode: '97401',
-      email: null,
-      peppolId: null,
-    },
-    vatCodes: Object.fromEntries(rates.map((r) => [r, { kind: 'standard' as const, paragraphs: {} }])),
-    bankAccount: { iban: 'SK3112000000198742637541', bic: null, name: 'BU' },
-    corrected: null,
-  };
+  // The domain tests' sample invoice with these ten rows (three rates, each its own VAT code).
+  const source = sampleSource();
+  Object.assign(source.invoice, {
+    sumBase: calc.sumBase,
+    sumVat: calc.sumVat,
+    sumTotal: calc.sumTotal,
+    vatSummary: calc.vatSummary,
+    rows: calc.rows.map((r, i) => ({
+      quantity: calcRows[i].quantity,
+      price: r.price,
+      code: null,
+      name: `Položka ${i}`,
+      vatId: calcRows[i].vatId,
+      vatRate: calcRows[i].rate,
+      vatParagraphId: null,
+      sumBase: r.sumBase,
+      unitCode: 'H87',
+    })),
+  });
+  source.vatCodes = Object.fromEntries(rates.map((r) => [r, { kind: 'standard' as const, paragraphs: {} }]));
   const once = () => {
     const model = eInvoiceFromSalesInvoice(source);
     if (preflight(model, { sk: true }).length) throw new Error('bench document fails the pre-flight rules');

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, warehouse } from '../support/fixtures.js';
+import { ok, SLOVAK_SELLER, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 import { unchecked } from '../support/typed-paths.js';
 
@@ -34,16 +34,8 @@ const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Bratisl
 
 beforeAll(async () => {
   stack = await startStack();
-  demo = await stack.company({
-    name: 'Demo Obchod s.r.o.',
-    country: 'SK',
-    vatNumber: 'SK2020123456',
-    companyNumber: '50123456',
-    taxNumber: '2020123456',
-    street: 'Hlavná 12',
-    city: 'Bratislava',
-    postalCode: '81101',
-  });
+  // The buyer the hand-written documents name (IČ DPH SK2020123456, endpoint 0245:2020123456).
+  demo = await stack.company(SLOVAK_SELLER);
   other = await stack.company({
     name: 'Iná firma s.r.o.',
     country: 'SK',

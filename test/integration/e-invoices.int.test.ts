@@ -9,7 +9,7 @@
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { item, ok, warehouse } from '../support/fixtures.js';
+import { item, ok, SLOVAK_SELLER as SELLER, warehouse } from '../support/fixtures.js';
 import { type Client, type Reply, type Stack, startStack } from '../support/stack.js';
 import { unchecked } from '../support/typed-paths.js';
 import { type Xml, xml } from '../support/xml.js';
@@ -20,22 +20,6 @@ let whId: string;
 let units: Record<string, string> = {};
 const P: Record<string, any> = {};
 const DATE = '2026-11-20';
-
-const SELLER = {
-  name: 'Demo Obchod s.r.o.',
-  country: 'SK',
-  vatNumber: 'SK2020123456',
-  companyNumber: '50123456',
-  taxNumber: '2020123456',
-  street: 'Hlavná 12',
-  city: 'Bratislava',
-  postalCode: '81101',
-  registration: 'Obchodný register Mestského súdu Bratislava III, oddiel Sro, vložka č. 12345/B',
-  email: 'fakturacia@demo.example',
-  phone: '+421 2 1234 5678',
-  iban: 'SK3112000000198742637541',
-  ossRegistered: true,
-};
 
 /** Issues the e-invoice of invoice `id` (the typed client; the answer is the XML or a problem). */
 const issue = (id: string) => a.post(`/1.6/sales/invoices/${id}/e-invoice`);

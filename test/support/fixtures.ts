@@ -133,4 +133,24 @@ export async function eventually<T>(read: () => Promise<T>, done: (v: T) => bool
   return v;
 }
 
+/**
+ * A Slovak company with every field its e-invoices need (issue #21): IČO, DIČ, IČ DPH, structured address,
+ * register line, contact, bank account; for `stack.company`.
+ */
+export const SLOVAK_SELLER = {
+  name: 'Demo Obchod s.r.o.',
+  country: 'SK',
+  vatNumber: 'SK2020123456',
+  companyNumber: '50123456',
+  taxNumber: '2020123456',
+  street: 'Hlavná 12',
+  city: 'Bratislava',
+  postalCode: '81101',
+  registration: 'Obchodný register Mestského súdu Bratislava III, oddiel Sro, vložka č. 12345/B',
+  email: 'fakturacia@demo.example',
+  phone: '+421 2 1234 5678',
+  iban: 'SK3112000000198742637541',
+  ossRegistered: true,
+};
+
 export { expect };

@@ -6,6 +6,7 @@
 import { fmt, sum } from '@bm/money';
 import { describe, expect, it } from 'vitest';
 import { eInvoiceFromSalesInvoice } from './from-sales-invoice.js';
+import { sampleSource } from './sample-source.fixture.js';
 import type { EInvoiceSource, SourceRow } from './source.js';
 
 const row = (over: Partial<SourceRow>): SourceRow => ({
@@ -21,54 +22,30 @@ const row = (over: Partial<SourceRow>): SourceRow => ({
   ...over,
 });
 
-const source = (rows: SourceRow[], vatSummary: EInvoiceSource['invoice']['vatSummary']): EInvoiceSource => ({
-  invoice: {
-    recordNumber: 'OF1',
-    dateCreated: '2026-11-20',
-    dateDelivery: null,
-    dateValidTo: '2026-12-04',
-    currency: 'EUR',
-    mode: 'creation',
-    bonusPercent: null,
-    orderRecordNo: null,
-    symbolVariable: null,
-    vatNumber: null,
+/** The sample invoice sold to a German business, with `rows`, their summary and the codes they use. */
+const source = (rows: SourceRow[], vatSummary: EInvoiceSource['invoice']['vatSummary']): EInvoiceSource => {
+  const s = sampleSource();
+  Object.assign(s.invoice, {
     partnerDetail: 'Müller GmbH',
     partnerCountry: 'DE',
     partnerNumber3: 'DE123456789',
-    commentAboveItems: null,
     sumBase: fmt(sum(vatSummary.map((v) => v.base))),
     sumVat: fmt(sum(vatSummary.map((v) => v.vat))),
     sumTotal: fmt(sum(vatSummary.flatMap((v) => [v.base, v.vat]))),
     vatSummary,
     rows,
-  },
-  seller: {
-    name: 'Demo',
-    companyNumber: '50123456',
-    taxNumber: null,
-    vatNumber: 'SK2020123456',
-    street: 'Hlavná 12',
-    city: 'Bratislava',
-    postalCode: '81101',
-    country: 'SK',
-    registration: null,
-    email: null,
-    phone: null,
-    peppolId: null,
-  },
-  buyer: null,
-  vatCodes: {
+  });
+  s.buyer = null;
+  s.vatCodes = {
     ic: {
       kind: 'intraCommunity',
       paragraphs: { g: { code: 'IC-GOODS', text: '§ 43' }, s: { code: 'IC-SERVICES', text: '§ 15' } },
     },
     os: { kind: 'exempt', paragraphs: { e: { code: 'EXEMPT', text: 'Oslobodené podľa § 37' } } },
     s23: { kind: 'standard', paragraphs: { r: { code: 'RATE', text: 'Sadzba § 27' } } },
-  },
-  bankAccount: null,
-  corrected: null,
-});
+  };
+  return s;
+};
 
 describe('eInvoiceFromSalesInvoice regrouping', () => {
   it('one intra-community code with goods and services rows: K and AE lines, each with its rows’ base', () => {
