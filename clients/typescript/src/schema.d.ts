@@ -1011,27 +1011,27 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    country: string;
-                    vatNumber?: string | null;
                     companyNumber?: string | null;
-                    address?: string | null;
-                    /** @default false */
-                    ossRegistered?: boolean;
-                    /** @default EUR */
-                    currency?: string;
-                    /** @default Europe/Bratislava */
-                    timeZone?: string;
-                    iban?: string | null;
                     taxNumber?: string | null;
+                    vatNumber?: string | null;
                     street?: string | null;
                     city?: string | null;
                     postalCode?: string | null;
+                    country: string;
                     registration?: string | null;
                     /** Format: email */
                     email?: string | null;
                     phone?: string | null;
                     /** @example 0245:2020123456 */
                     peppolId?: string | null;
+                    /** @default false */
+                    ossRegistered?: boolean;
+                    /** @default EUR */
+                    currency?: string;
+                    /** @default Europe/Bratislava */
+                    timeZone?: string;
+                    address?: string | null;
+                    iban?: string | null;
                     username?: string;
                 };
             };
