@@ -240,6 +240,8 @@ export function eInvoiceFromSalesInvoice(src: EInvoiceSource): EInvoice {
       taxTotal: money(taxTotal),
       taxInclusive: money(taxInclusive),
       payable: money(taxInclusive),
+      prepaid: '0.00',
+      rounding: '0.00',
     },
   };
 }

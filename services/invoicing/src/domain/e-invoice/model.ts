@@ -97,6 +97,9 @@ export interface ETotals {
   taxTotal: string;
   taxInclusive: string;
   payable: string;
+  /** BT-113 paid amount and BT-114 rounding amount (received documents; ours carry neither: 0). */
+  prepaid: string;
+  rounding: string;
 }
 
 /** The whole document. */

@@ -155,6 +155,7 @@ describe('pre-flight rules', () => {
         inv.totals.lineTotal = '0.00';
         inv.totals.taxExclusive = '0.00';
         inv.totals.taxInclusive = '23.00';
+        inv.totals.payable = '23.00';
         return inv;
       },
       ['BR-16'],
@@ -166,6 +167,7 @@ describe('pre-flight rules', () => {
         inv.totals.lineTotal = '100.01';
         inv.totals.taxExclusive = '100.01';
         inv.totals.taxInclusive = '123.01';
+        inv.totals.payable = '123.01';
         return inv;
       },
       ['BR-CO-10'],
@@ -176,6 +178,7 @@ describe('pre-flight rules', () => {
         const inv = eInvoiceFromSalesInvoice(source());
         inv.totals.taxExclusive = '99.00';
         inv.totals.taxInclusive = '122.00';
+        inv.totals.payable = '122.00';
         return inv;
       },
       ['BR-CO-13'],
@@ -186,6 +189,7 @@ describe('pre-flight rules', () => {
         const inv = eInvoiceFromSalesInvoice(source());
         inv.totals.taxTotal = '24.00';
         inv.totals.taxInclusive = '124.00';
+        inv.totals.payable = '124.00';
         return inv;
       },
       ['BR-CO-14'],
@@ -195,9 +199,19 @@ describe('pre-flight rules', () => {
       () => {
         const inv = eInvoiceFromSalesInvoice(source());
         inv.totals.taxInclusive = '124.00';
+        inv.totals.payable = '124.00';
         return inv;
       },
       ['BR-CO-15'],
+    ],
+    [
+      'BR-CO-16',
+      () => {
+        const inv = eInvoiceFromSalesInvoice(source());
+        inv.totals.payable = '124.00';
+        return inv;
+      },
+      ['BR-CO-16'],
     ],
     [
       'BR-CO-17',
@@ -206,6 +220,7 @@ describe('pre-flight rules', () => {
         inv.vatBreakdown[0].tax = '25.00';
         inv.totals.taxTotal = '25.00';
         inv.totals.taxInclusive = '125.00';
+        inv.totals.payable = '125.00';
         return inv;
       },
       ['BR-CO-17'],

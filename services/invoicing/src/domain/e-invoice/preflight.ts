@@ -163,6 +163,8 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
     );
   if (!dec(t.taxExclusive).plus(dec(t.taxTotal)).eq(dec(t.taxInclusive)))
     fail('BR-CO-15', 'lines', `BT-112 ${t.taxInclusive} must equal BT-109 + BT-110`);
+  if (!dec(t.taxInclusive).minus(dec(t.prepaid)).plus(dec(t.rounding)).eq(dec(t.payable)))
+    fail('BR-CO-16', 'lines', `BT-115 ${t.payable} must equal BT-112 − BT-113 + BT-114`);
   for (const v of inv.vatBreakdown) {
     if (v.category === 'O') continue;
     const expected = dec(v.taxable).abs().mul(dec(v.rate)).div(100).toDecimalPlaces(2);

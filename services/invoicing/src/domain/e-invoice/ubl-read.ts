@@ -202,6 +202,8 @@ export function readUbl(bytes: Uint8Array): ReceivedEInvoice {
       taxTotal: txt(main?.TaxAmount) ?? '0.00',
       taxInclusive: num(m.TaxInclusiveAmount, 'BT-112'),
       payable: num(m.PayableAmount, 'BT-115'),
+      prepaid: txt(m.PrepaidAmount) ?? '0.00',
+      rounding: txt(m.PayableRoundingAmount) ?? '0.00',
     },
     taxCurrency: txt(doc.TaxCurrencyCode),
     taxTotalInTaxCurrency: inTaxCurrency ? txt(inTaxCurrency.TaxAmount) : null,
