@@ -222,7 +222,7 @@ describe('refusals store nothing', () => {
     expect(await count(other)).toBe(before);
   });
 
-  it('broken arithmetic → 422 EInvoiceNotValid naming BR-CO-15', async () => {
+  it('broken arithmetic → 422 EInvoiceNotValid naming BR-CO-15 and BR-CO-16', async () => {
     const before = await count(demo);
     const doc = base()
       .replace('<cbc:ID>DOB-2026-17</cbc:ID>', '<cbc:ID>DOB-2026-99</cbc:ID>')
@@ -230,10 +230,16 @@ describe('refusals store nothing', () => {
         '<cbc:TaxInclusiveAmount currencyID="EUR">180.75',
         '<cbc:TaxInclusiveAmount currencyID="EUR">181.75',
       );
+    // The total with VAT no longer adds up (BR-CO-15), nor does the amount due that was left as it was (BR-CO-16).
     const r = await receive(demo, doc);
-    const p = r.body;
-    expect([r.status, p.code]).toEqual([422, 'EInvoiceNotValid']);
-    expect(p.errors.map((e: any) => e.message.split(']')[0])).toEqual(['[BR-CO-15']);
+    expect([r.status, r.body.code]).toEqual([422, 'EInvoiceNotValid']);
+    expect(r.body.errors.map((e: any) => e.message.split(']')[0])).toEqual(['[BR-CO-15', '[BR-CO-16']);
+    // With the amount due moved along, only BR-CO-15 is left.
+    const only15 = await receive(
+      demo,
+      doc.replace('<cbc:PayableAmount currencyID="EUR">180.75', '<cbc:PayableAmount currencyID="EUR">181.75'),
+    );
+    expect(only15.body.errors.map((e: any) => e.message.split(']')[0])).toEqual(['[BR-CO-15']);
     expect(await count(demo)).toBe(before);
   });
 
