@@ -120,15 +120,20 @@ describe('outbox', () => {
     expect(JSON.parse(new TextDecoder().decode(large.data))).toEqual(big);
     const [small] = await read('events.warehouse.test-small', 1);
     expect(JSON.parse(new TextDecoder().decode(small.data))).toEqual({ n: 3 });
+    // The relay tries the refused event again every round (500 ms): by now it has been tried at least once,
+    // and how often depends on how long the reads above took (the stream holds every suite's events).
+    relay.pause();
+    await relay.flush();
     const state = await sql(
       `select id, published_at is not null as published, attempts, last_error from warehouse.outbox where id = any($1) order by id`,
       [rows.map((r) => r[0])],
     );
-    expect(state.map((r) => [r.published, r.attempts])).toEqual([
-      [true, 0],
-      [false, 1],
-      [true, 0],
+    expect(state.map((r) => [r.published, r.attempts > 0])).toEqual([
+      [true, false],
+      [false, true],
+      [true, false],
     ]);
     expect(state[1].last_error).toMatch(/permission/i);
+    relay.resume();
   });
 });
