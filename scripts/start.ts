@@ -56,8 +56,11 @@ function stopAll(code: number): Promise<never> {
   })();
   return stopping;
 }
-process.once('SIGINT', () => void stopAll(0));
-process.once('SIGTERM', () => void stopAll(0));
+// `on`, not `once`: Ctrl-C reaches this process from the terminal's process group and again relayed by
+// pnpm and tsx; with a one-shot listener the second SIGINT killed it halfway through stopAll, leaving the
+// local PostgreSQL running. stopAll is idempotent, so every further signal just waits for the same stop.
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
 
 /** Prints why the start failed and stops what was started. */
 async function fail(message: string): Promise<never> {
