@@ -7,6 +7,7 @@
 import * as common from './common.contract.js';
 import { provisionCompany } from './common.contract.js';
 import type { Contract } from './contract.js';
+import * as eInvoices from './invoicing/e-invoices.contract.js';
 import * as invoices from './invoicing/invoices.contract.js';
 import * as invoicingLookups from './invoicing/lookups.contract.js';
 import * as invoicingMasterData from './invoicing/master-data.contract.js';
@@ -17,6 +18,7 @@ import * as warehouseMasterData from './warehouse/master-data.contract.js';
 
 const modules = [
   common,
+  eInvoices,
   invoices,
   invoicingLookups,
   invoicingMasterData,

@@ -10,7 +10,8 @@
  * it required raises the version, and the producer then publishes the new version on `<subject>.v<N>`
  * beside the old subject for at least the stream's retention (30 days) before the old one stops.
  */
-import { EInvoiceIssuedEvent, InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
+import { EInvoiceIssuedEvent } from './invoicing/e-invoices.contract.js';
+import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import type { z } from './primitives.js';
 import {
   EventSubjects,

@@ -6,6 +6,7 @@ export * from './common.contract.js';
 export * from './contract.js';
 export * from './crud.js';
 export * from './events.js';
+export * from './invoicing/e-invoices.contract.js';
 export * from './invoicing/invoices.contract.js';
 export * from './invoicing/lookups.contract.js';
 export * from './invoicing/master-data.contract.js';

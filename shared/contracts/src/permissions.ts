@@ -11,11 +11,8 @@
  * configuration, and docs/operations.md describes it.
  */
 import type { Contract } from './contract.js';
-import {
-  getSalesInvoice,
-  InvoiceEventSubjects,
-  receivePurchaseEInvoice,
-} from './invoicing/invoices.contract.js';
+import { receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
+import { getSalesInvoice, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import { getCompanyProfile, getSalesInvoiceCopySource, resolvePeriod } from './invoicing/lookups.contract.js';
 import {
   bankAccounts,
