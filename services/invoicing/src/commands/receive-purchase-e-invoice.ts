@@ -19,11 +19,15 @@ import { composeAddress } from '../domain/address.js';
 import type { EParty, ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { preflight } from '../domain/e-invoice/preflight.js';
-import { isForCompany, purchaseFromEInvoice, supplierKey } from '../domain/e-invoice/to-purchase-invoice.js';
+import {
+  isForCompany,
+  purchaseFromEInvoice,
+  supplierKey,
+  supplierPartnerData,
+} from '../domain/e-invoice/to-purchase-invoice.js';
 import { readUbl, UblReadError } from '../domain/e-invoice/ubl-read.js';
-import { normalizeVatNumber } from '../domain/vat-number.js';
-import { PartnerEntity } from '../persistence/entities.js';
 import { sha256Hex } from '../store/e-invoice.store.js';
+import { createPartnerOnce, findPartnerId } from '../store/partner.store.js';
 import { notValid } from './sales-e-invoice.js';
 
 /** Field names of a received document's findings: its BT ids (the sender fixes them, not this user). */
@@ -49,46 +53,14 @@ const INBOUND_FIELDS = {
 
 /**
  * The supplier's partner: by VAT number (partners keep theirs normalised, DESIGN §6), then by IČO; else
- * created from the document with code `EF-<VAT id or IČO>` (a concurrent receive of the same new supplier
- * finds it by that code).
+ * created from the document ({@link supplierPartnerData}; a concurrent receive of the same new supplier
+ * finds it by its code).
  */
 async function supplierPartner(ctx: Ctx, seller: EParty): Promise<string> {
-  const em = ctx.em;
-  const vat = normalizeVatNumber(seller.vatId, seller.country);
-  const vatNumber = vat.ok ? vat.value : null;
-  const found =
-    (vatNumber && (await em.findOne(PartnerEntity, { vatNumber }, { fields: ['id'] }))) ||
-    (seller.legalId &&
-      (await em.findOne(PartnerEntity, { companyNumber: seller.legalId }, { fields: ['id'] })));
-  if (found) return found.id;
-  const code = `EF-${
-    supplierKey(seller)
-      .replace(/[^A-Z0-9]/g, '')
-      .slice(0, 20) || crypto.randomUUID().slice(0, 8)
-  }`;
-  const id = await em.transactional(async (tx) => {
-    const existing = await tx.findOne(PartnerEntity, { code }, { fields: ['id'] });
-    if (existing) return existing.id;
-    const made = tx.create(PartnerEntity, {
-      id: crypto.randomUUID(),
-      companyId: ctx.companyId!,
-      code,
-      name: seller.name.slice(0, 255) || code,
-      address: composeAddress(seller.street, seller.postalCode, seller.city),
-      deliveryAddress: null,
-      country: seller.country?.slice(0, 2) ?? null,
-      companyNumber: seller.legalId?.slice(0, 30) ?? null,
-      vatNumber: vatNumber?.slice(0, 20) ?? null,
-      dueDays: 14,
-      street: seller.street,
-      city: seller.city?.slice(0, 100) ?? null,
-      postalCode: seller.postalCode?.slice(0, 20) ?? null,
-      taxNumber: seller.taxNumber?.slice(0, 20) ?? null,
-      email: seller.email,
-      peppolId: formatEndpoint(seller.endpoint),
-    });
-    return made.id;
-  });
+  const data = supplierPartnerData(seller);
+  const found = await findPartnerId(ctx.em, { vatNumber: data.vatNumber, companyNumber: data.companyNumber });
+  if (found) return found;
+  const id = await createPartnerOnce(ctx.em, ctx.companyId!, data);
   invalidateMasterData(ctx.companyId!);
   return id;
 }

@@ -3,22 +3,28 @@
  * the pre-flight rules, freezes the bytes (SHA-256, `issuedAt`) and publishes
  * `events.invoicing.e-invoice-issued` through the outbox in the same transaction.
  *
- * Linear: unit codes are asked from the warehouse first (never inside a transaction); then the invoice
- * is read, mapped (pure domain), checked (pure domain) and, when issuing, stored under the invoice's row
- * lock, so an update racing the issue either lands before it (and is in the bytes) or is refused after.
+ * Linear: the invoice is read (store), the warehouse asked for its units' codes (port, no transaction is
+ * open), the document mapped and checked (pure domain) and, when issuing, archived with its event under the
+ * invoice's row lock (store), so an update racing the issue either lands before it (and is in the bytes)
+ * or is refused after.
  */
-import { type EInvoiceIssuedEvent, InvoiceEventSubjects, type SalesEInvoice } from '@bm/contracts';
+import type { EInvoiceIssuedEvent, SalesEInvoice } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
-import { type Ctx, type DocumentDeps, enqueueEvent } from '@bm/service-kit';
-import { LockMode } from '@mikro-orm/postgresql';
+import type { Ctx, DocumentDeps } from '@bm/service-kit';
 import { eInvoiceFromSalesInvoice } from '../domain/e-invoice/from-sales-invoice.js';
 import type { EInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { type Finding, preflight } from '../domain/e-invoice/preflight.js';
 import { writeUbl } from '../domain/e-invoice/ubl-write.js';
-import { EInvoiceDocumentEntity, OutboxEntity, SalesInvoiceEntity } from '../persistence/entities.js';
 import { uneceCodes } from '../ports/unit-codes.port.js';
-import { type ArchiveRow, findArchived, loadSalesSource, sha256Hex } from '../store/e-invoice.store.js';
+import {
+  type ArchiveRow,
+  archiveIssued,
+  findArchived,
+  loadSalesSource,
+  lockSalesInvoice,
+  sha256Hex,
+} from '../store/e-invoice.store.js';
 
 /** The kit and the outbox kick (the invoicing service's `DocumentDeps`). */
 export type EInvoiceDeps = DocumentDeps;
@@ -98,45 +104,36 @@ export async function issueSalesEInvoice(
     if (archived) return { ...frozen(archived), created: false };
     const { model, bytes, updatedAt } = await build(deps, ctx, id);
     const result = await ctx.em.transactional(async (tx) => {
-      const inv = await tx.findOne(
-        SalesInvoiceEntity,
-        { id },
-        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-      );
-      if (!inv) throw notFound('Sales invoice');
+      const stored = await lockSalesInvoice(tx, id);
+      if (!stored) throw notFound('Sales invoice');
       const again = await findArchived(tx, 'issued', id);
       if (again) return { ...frozen(again), created: false };
       // Changed between the read and the lock: build again from what is stored now.
-      if (new Date(inv.updatedAt).getTime() !== new Date(updatedAt).getTime()) return null;
+      if (stored.updatedAt.getTime() !== updatedAt.getTime()) return null;
       const now = new Date();
       const digest = sha256Hex(bytes);
-      tx.create(EInvoiceDocumentEntity, {
-        id: crypto.randomUUID(),
-        companyId: ctx.companyId!,
-        documentId: id,
-        direction: 'issued',
-        documentType: model.documentType,
-        bytes,
-        sha256: digest,
-        senderId: formatEndpoint(model.seller.endpoint),
-        receiverId: formatEndpoint(model.buyer.endpoint),
-        partyKey: null,
-        externalNumber: null,
-        createdAt: now,
-      });
+      const senderId = formatEndpoint(model.seller.endpoint)!;
+      const receiverId = formatEndpoint(model.buyer.endpoint)!;
       const event: EInvoiceIssuedEvent = {
         eventId: crypto.randomUUID(),
         companyId: ctx.companyId!,
         invoiceId: id,
         recordNumber: model.id,
         documentType: model.documentType,
-        senderId: formatEndpoint(model.seller.endpoint)!,
-        receiverId: formatEndpoint(model.buyer.endpoint)!,
+        senderId,
+        receiverId,
         sha256: digest,
         issuedAt: now.toISOString(),
         document: bytes.toString('base64'),
       };
-      enqueueEvent(tx, OutboxEntity, ctx.companyId!, InvoiceEventSubjects.eInvoiceIssued, event);
+      archiveIssued(
+        tx,
+        ctx.companyId!,
+        id,
+        { documentType: model.documentType, bytes, sha256: digest, senderId, receiverId },
+        now,
+        event,
+      );
       return {
         status: 'issued' as const,
         document: event.document,

@@ -3,13 +3,16 @@
  * build a sales invoice's e-invoice. No messaging here: what other services own (unit codes) is passed in.
  */
 import { createHash } from 'node:crypto';
+import { type EInvoiceIssuedEvent, InvoiceEventSubjects } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
-import type { EntityManager } from '@bm/service-kit';
+import { type EntityManager, enqueueEvent } from '@bm/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
 import type { EInvoiceSource, VatCodeInfo } from '../domain/e-invoice/source.js';
 import {
   BankAccountEntity,
   CompanyProfileEntity,
   EInvoiceDocumentEntity,
+  OutboxEntity,
   PartnerEntity,
   SalesInvoiceEntity,
   SalesInvoiceRowEntity,
@@ -65,6 +68,44 @@ export async function archiveReceived(
     ...doc,
     createdAt: now,
   });
+}
+
+/**
+ * Locks a sales invoice's row for the issue (the lock payments, updates and cancelling take too) and
+ * returns when it was last changed; null when there is no such invoice.
+ */
+export async function lockSalesInvoice(tx: EntityManager, id: string): Promise<{ updatedAt: Date } | null> {
+  const inv = await tx.findOne(
+    SalesInvoiceEntity,
+    { id },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
+  return inv ? { updatedAt: new Date(inv.updatedAt) } : null;
+}
+
+/**
+ * Archives an issued e-invoice's frozen bytes and enqueues its `events.invoicing.e-invoice-issued` in the
+ * issuing transaction (the outbox relay publishes it after the commit).
+ */
+export function archiveIssued(
+  tx: EntityManager,
+  companyId: string,
+  invoiceId: string,
+  doc: { documentType: string; bytes: Buffer; sha256: string; senderId: string; receiverId: string },
+  now: Date,
+  event: EInvoiceIssuedEvent,
+): void {
+  tx.create(EInvoiceDocumentEntity, {
+    id: crypto.randomUUID(),
+    companyId,
+    documentId: invoiceId,
+    direction: 'issued',
+    ...doc,
+    partyKey: null,
+    externalNumber: null,
+    createdAt: now,
+  });
+  enqueueEvent(tx, OutboxEntity, companyId, InvoiceEventSubjects.eInvoiceIssued, event);
 }
 
 /** True when the invoice's e-invoice is issued (its data are frozen: PUT → 409 InvalidState). */

@@ -13,6 +13,8 @@
  *   the day of receipt → dateAccounting and the VAT period (input VAT is claimed when received).
  */
 import { type Dec, dec, fmt, round2 } from '@bm/money';
+import { composeAddress } from '../address.js';
+import { normalizeVatNumber } from '../vat-number.js';
 import type { EParty, ReceivedEInvoice } from './model.js';
 import { endpointOf, formatEndpoint } from './peppol-endpoint.js';
 
@@ -51,6 +53,46 @@ export function supplierKey(seller: EParty): string {
     norm(seller.endpoint ? `${seller.endpoint.scheme}:${seller.endpoint.id}` : null) ||
     norm(seller.name)
   ).slice(0, 60);
+}
+
+/** A new partner made from a received document's seller (columns' lengths respected). */
+export interface SupplierPartnerData {
+  code: string;
+  name: string;
+  address: string | null;
+  country: string | null;
+  companyNumber: string | null;
+  /** Normalised like every partner's (jsvat, DESIGN §6); null when the document's is malformed or absent. */
+  vatNumber: string | null;
+  street: string | null;
+  city: string | null;
+  postalCode: string | null;
+  taxNumber: string | null;
+  email: string | null;
+  peppolId: string | null;
+}
+
+/** The partner a received document's seller becomes: code `EF-<VAT id, else IČO, else endpoint>`. */
+export function supplierPartnerData(seller: EParty): SupplierPartnerData {
+  const vat = normalizeVatNumber(seller.vatId, seller.country);
+  const key = supplierKey(seller)
+    .replace(/[^A-Z0-9]/g, '')
+    .slice(0, 20);
+  const code = `EF-${key || 'UNKNOWN'}`;
+  return {
+    code,
+    name: seller.name.slice(0, 255) || code,
+    address: composeAddress(seller.street, seller.postalCode, seller.city),
+    country: seller.country?.slice(0, 2) ?? null,
+    companyNumber: seller.legalId?.slice(0, 30) ?? null,
+    vatNumber: vat.ok ? (vat.value?.slice(0, 20) ?? null) : null,
+    street: seller.street?.slice(0, 255) ?? null,
+    city: seller.city?.slice(0, 100) ?? null,
+    postalCode: seller.postalCode?.slice(0, 20) ?? null,
+    taxNumber: seller.taxNumber?.slice(0, 20) ?? null,
+    email: seller.email?.slice(0, 255) ?? null,
+    peppolId: formatEndpoint(seller.endpoint),
+  };
 }
 
 export interface PurchaseRowData {
