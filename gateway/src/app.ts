@@ -11,6 +11,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import type { Pool } from 'pg';
 import { type GatewayConfig, loadConfig } from './config.js';
 import { readiness } from './http/health.js';
 import { chooseFormat } from './http/negotiate.js';
@@ -40,6 +41,11 @@ export interface AppDeps {
   idempotency: IdempotencyStore;
   nc: NatsConnection;
   log: Logger;
+  /**
+   * PostgreSQL pool of the identity database where the authentication failure counts are shared by
+   * all gateway replicas (issue #22); without it they are per process.
+   */
+  authStore?: Pool;
   /** Checks the identity database; rejects when it is unreachable. */
   pingDb: () => Promise<void>;
   /** Extra operations (later issues plug theirs in here). */
@@ -50,12 +56,16 @@ export interface AppDeps {
 type AuthLimits = Pick<
   GatewayConfig,
   | 'AUTH_ATTEMPTS_PER_ADDRESS'
-  | 'AUTH_ATTEMPTS_PER_IDENTITY'
   | 'AUTH_FAILURES_PER_ADDRESS'
+  | 'AUTH_FAILURES_PER_USERNAME_ADDRESS'
   | 'AUTH_FAILURES_PER_USERNAME'
+  | 'AUTH_UNDER_ATTACK_PER_MINUTE'
   | 'AUTH_FAILURE_WINDOW_S'
+  | 'AUTH_KNOWN_GOOD_DAYS'
+  | 'AUTH_KNOWN_GOOD_KEY'
   | 'AUTH_HASH_CONCURRENCY'
   | 'AUTH_HASH_QUEUE'
+  | 'AUTH_HASH_QUEUE_PER_ADDRESS'
   | 'TRUSTED_PROXIES'
 >;
 const AUTH_LIMIT_DEFAULTS: AuthLimits = loadConfig({});
@@ -164,12 +174,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     trustedProxies: limits.TRUSTED_PROXIES,
     guard: new AuthGuard({
       attemptsPerAddressPerSecond: limits.AUTH_ATTEMPTS_PER_ADDRESS,
-      attemptsPerIdentityPerSecond: limits.AUTH_ATTEMPTS_PER_IDENTITY,
       failuresPerAddress: limits.AUTH_FAILURES_PER_ADDRESS,
-      failuresPerUsername: limits.AUTH_FAILURES_PER_USERNAME,
+      failuresPerUsernameAddress: limits.AUTH_FAILURES_PER_USERNAME_ADDRESS,
+      usernameUnderAttackAfter: limits.AUTH_FAILURES_PER_USERNAME,
+      usernameUnderAttackPerMinute: limits.AUTH_UNDER_ATTACK_PER_MINUTE,
       failureWindowSeconds: limits.AUTH_FAILURE_WINDOW_S,
+      knownGoodDays: limits.AUTH_KNOWN_GOOD_DAYS,
+      knownGoodKey: limits.AUTH_KNOWN_GOOD_KEY,
       hashConcurrency: limits.AUTH_HASH_CONCURRENCY,
       hashQueue: limits.AUTH_HASH_QUEUE,
+      hashQueuePerAddress: limits.AUTH_HASH_QUEUE_PER_ADDRESS,
+      store: deps.authStore,
     }),
   }) as unknown as MiddlewareHandler<GatewayEnv>;
 

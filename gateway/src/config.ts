@@ -21,19 +21,30 @@ export const GatewayEnv = ServiceEnv.extend({
     .default(4 * 1024 * 1024),
   /** How long a verified credential tuple stays cached, ms. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
-  /** Uncached credential checks a second per client address (issue #12). */
+  /** Uncached credential checks a second per client address, per replica (issue #12). */
   AUTH_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
-  /** Uncached credential checks a second per username and per ClientID. */
-  AUTH_ATTEMPTS_PER_IDENTITY: z.coerce.number().int().min(1).default(5),
-  /** Failed checks per client address within AUTH_FAILURE_WINDOW_S before it gets 429. */
+  /** Failed checks per client address within AUTH_FAILURE_WINDOW_S before it gets 429 (issue #22). */
   AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
-  /** Failed checks per username within AUTH_FAILURE_WINDOW_S before it gets 429. */
+  /**
+   * Failed checks of one username from one address within AUTH_FAILURE_WINDOW_S before that pair gets
+   * 429: also the most verifications of one username that one address can make run a hash per window.
+   */
+  AUTH_FAILURES_PER_USERNAME_ADDRESS: z.coerce.number().int().min(1).default(10),
+  /** Failed checks of one username from anywhere within the window after which it is under attack. */
   AUTH_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(20),
+  /** Checks a minute of a username under attack from addresses that have failed themselves. */
+  AUTH_UNDER_ATTACK_PER_MINUTE: z.coerce.number().int().min(1).default(6),
   AUTH_FAILURE_WINDOW_S: z.coerce.number().int().min(1).default(900),
+  /** Days a tuple that verified from an address is admitted from it at once (issue #22). */
+  AUTH_KNOWN_GOOD_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** HMAC key of the known-good tuples (at least 32 characters); random per process when unset. */
+  AUTH_KNOWN_GOOD_KEY: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   /** Credential checks (scrypt) running at once; libuv runs 4 hashes at a time by default. */
   AUTH_HASH_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   /** Credential checks waiting for a slot before 429. */
   AUTH_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  /** Credential checks waiting for a slot per client address before 429 (fair queue, issue #22). */
+  AUTH_HASH_QUEUE_PER_ADDRESS: z.coerce.number().int().min(1).default(4),
   /** How long one readiness result is reused, ms (at most 1 s; 0: every probe checks, for benchmarks). */
   HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client address (0: none). */

@@ -4,6 +4,7 @@ import { createLogger } from '@bm/logger';
 import { connect } from '@bm/messaging';
 import { initOrm, natsOptions } from '@bm/service-kit';
 import { serve } from '@hono/node-server';
+import pg from 'pg';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { IdempotencyStore } from './identity/idempotency.store.js';
@@ -36,12 +37,17 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
     3_600_000,
   );
   pruning.unref();
+  // The authentication failure counts, shared by replicas (issue #22): a small pool of its own, so a
+  // flood's counting never waits behind the identity queries.
+  const authStore = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2 });
+  authStore.on('error', (e) => log.warn({ err: e.message }, 'authentication store connection failed'));
   const app = createApp({
     config,
     identity,
     idempotency,
     nc,
     log,
+    authStore,
     pingDb: async () => void (await orm.em.getConnection().execute('select 1')),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -58,6 +64,7 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
       clearInterval(pruning);
       await new Promise<void>((r) => server.close(() => r()));
       await nc.drain().catch(() => undefined);
+      await authStore.end().catch(() => undefined);
       await orm.close();
     },
   };

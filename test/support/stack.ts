@@ -13,6 +13,7 @@ import { type NatsCredentials, natsEnv } from '@bm/testing/nats-auth';
 import { type DbProcess, provisionDbRoles } from '@bm/testing/pg-roles';
 import addFormatsModule from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../../gateway/src/app.js';
 import type { GatewayConfig } from '../../gateway/src/config.js';
@@ -44,6 +45,8 @@ export interface Stack {
   /** A NATS connection as one of the processes' users (default `admin`, which may do anything). */
   natsConnect(user?: NatsUserName): Promise<NatsConnection>;
   app: ReturnType<typeof createApp>;
+  /** Another gateway replica (own caches and limiter memory, shared database and NATS). */
+  gatewayReplica(): ReturnType<typeof createApp>;
   replicas: Replicas;
   /** Starts one more replica of a service. */
   startReplica(name: ServiceName): Promise<RunningService>;
@@ -293,26 +296,36 @@ export async function startStack(
     connect({ ...natsOptions({ NATS_URL: natsUrl, ...natsEnv(natsCredentials, user) }, `test-${user}`) });
   const nc = await natsConnect('gateway');
   const identity = new IdentityService(orm, nc);
-  const app = createApp({
-    config: {
-      ADMIN_TOKEN,
-      REQUEST_TIMEOUT_MS: opts.requestTimeoutMs ?? 3000,
-      BODY_LIMIT_BYTES: 4 * 1024 * 1024,
-      AUTH_CACHE_TTL_MS: opts.authCacheTtlMs ?? 60_000,
-      ...(opts.authLimits ?? {
-        AUTH_ATTEMPTS_PER_ADDRESS: 100_000,
-        AUTH_ATTEMPTS_PER_IDENTITY: 100_000,
-        AUTH_FAILURES_PER_ADDRESS: 100_000,
-        AUTH_FAILURES_PER_USERNAME: 100_000,
-        AUTH_HASH_QUEUE: 100_000,
-      }),
-    },
-    identity,
-    idempotency: new IdempotencyStore(orm),
-    nc,
-    log,
-    pingDb: async () => void (await orm.em.getConnection().execute('select 1')),
-  });
+  const authStores: pg.Pool[] = [];
+  /** One gateway app on the stack's database and NATS; each has its own caches, as a replica does. */
+  const gatewayApp = () => {
+    const authStore = new pg.Pool({ connectionString: roleUrls.gateway, max: 2 });
+    authStores.push(authStore);
+    return createApp({
+      authStore,
+      config: {
+        ADMIN_TOKEN,
+        REQUEST_TIMEOUT_MS: opts.requestTimeoutMs ?? 3000,
+        BODY_LIMIT_BYTES: 4 * 1024 * 1024,
+        ...(opts.authLimits ?? {
+          AUTH_ATTEMPTS_PER_ADDRESS: 100_000,
+          AUTH_FAILURES_PER_ADDRESS: 100_000,
+          AUTH_FAILURES_PER_USERNAME_ADDRESS: 100_000,
+          AUTH_FAILURES_PER_USERNAME: 100_000,
+          AUTH_HASH_QUEUE: 100_000,
+          AUTH_HASH_QUEUE_PER_ADDRESS: 100_000,
+        }),
+        // After the limits: `authLimits` may be a whole configuration with its own cache lifetime.
+        AUTH_CACHE_TTL_MS: opts.authCacheTtlMs ?? 60_000,
+      },
+      identity,
+      idempotency: new IdempotencyStore(orm),
+      nc,
+      log,
+      pingDb: async () => void (await orm.em.getConnection().execute('select 1')),
+    });
+  };
+  const app = gatewayApp();
   const clientFor = (creds: CompanyCredentials): Client => {
     const headers = authHeaders(creds);
     const api = appClient(app, creds);
@@ -333,6 +346,7 @@ export async function startStack(
     natsCredentials,
     natsConnect,
     app,
+    gatewayReplica: gatewayApp,
     replicas,
     startReplica,
     stopService: async (name) => {
@@ -359,6 +373,7 @@ export async function startStack(
     stop: async () => {
       for (const list of Object.values(replicas)) await Promise.all(list.map((r) => r.stop()));
       await nc.drain().catch(() => undefined);
+      await Promise.all(authStores.map((p) => p.end().catch(() => undefined)));
       await orm.close();
       await dropDatabase(databaseUrl).catch(() => undefined);
     },

@@ -4,9 +4,10 @@
  * `WWW-Authenticate: Basic`; valid but without access to the company → 403. A verified tuple is cached
  * (keyed by a SHA-256 of the four values) so the slow hash does not run on every request.
  *
- * An uncached tuple is verified only after the {@link AuthGuard} admits it (rates and failure budgets
- * per client address, username and ClientID) and inside its bounded hashing queue (issue #12): a
- * credential flood gets 429s while other clients' first calls stay fast.
+ * An uncached tuple is verified through the {@link AuthGuard} (issues #12, #22): failures count per
+ * client address and per (username, address), never so that a right credential from an address that has
+ * not failed is refused; a tuple that verified from an address before is admitted from it at once. A
+ * `CompanyID` that is not a GUID is answered 403 before any limit is consulted or hash run.
  */
 import { createHash } from 'node:crypto';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
@@ -38,6 +39,8 @@ const peerOf = (c: Parameters<MiddlewareHandler>[0]) => () => {
 
 type Verdict = Principal | 'unauthorized' | 'forbidden';
 
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const unauthorized = (detail: string) => new AppError(ErrorKind.unauthorized, ErrorCode.Unauthorized, detail);
 
 /** Creates the authentication middleware. */
@@ -55,6 +58,9 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
       !companyId && 'CompanyID',
     ].filter(Boolean);
     if (missing.length) throw unauthorized(`missing header ${missing.join(', ')}`);
+    // No company has such an id: refused before it costs a verification or a failure budget (issue #22).
+    if (!GUID.test(companyId!.trim()))
+      throw new AppError(ErrorKind.forbidden, ErrorCode.Forbidden, 'no access to this company');
     const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization!);
     const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
@@ -69,19 +75,17 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
       const address = clientAddress(c, o.trustedProxies, peerOf(c));
       // Cached before it settles: concurrent first calls with one tuple share one admission and one
       // verification (a client opening 32 connections at once is not 32 attempts).
-      verdict = (async () => {
-        await o.guard.admit(address, username, clientId!);
-        return o.guard.hashing(() =>
-          o.identity.verify(username, password, clientId!, clientSecret!, companyId!),
-        );
-      })();
+      verdict = o.guard.verify(
+        { address, username, tuple: [authorization!, clientId!, clientSecret!, companyId!] },
+        async () => {
+          const v = await o.identity.verify(username, password, clientId!, clientSecret!, companyId!);
+          return { value: v, outcome: v === 'unauthorized' ? 'failed' : 'ok' };
+        },
+      );
       cache.set(key, verdict);
       verdict.then(
-        (v) => {
-          if (typeof v !== 'string') return;
-          cache.set(key, verdict!, { ttl: Math.min(o.cacheTtlMs, 5000) || 1 });
-          if (v === 'unauthorized') void o.guard.failed(address, username);
-        },
+        // A verdict is kept at most 5 s when it is a refusal, the full lifetime when it is a principal.
+        (v) => typeof v === 'string' && cache.set(key, verdict!, { ttl: Math.min(o.cacheTtlMs, 5000) || 1 }),
         // A refusal (429) or an error is not kept: the next call tries again.
         () => cache.delete(key),
       );
