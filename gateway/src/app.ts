@@ -207,7 +207,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   app.openAPIRegistry.registerComponent('securitySchemes', 'adminBearer', { type: 'http', scheme: 'bearer' });
   app.openAPIRegistry.registerComponent('schemas', 'Problem', {
     type: 'object',
-    description: 'RFC 9457 problem details (DESIGN §2 "Errors")',
+    description:
+      'RFC 9457 problem details (DESIGN §2 "Errors"); as XML the root element is `problem` and `errors` holds one `error` element per entry',
+    xml: { name: 'problem' },
     properties: {
       type: { type: 'string' },
       title: { type: 'string' },

@@ -188,3 +188,57 @@ describe('cheap refusals', () => {
     expect(await exhaust(c, '127.0.0.7')).toBe(PAIR_BUDGET);
   });
 });
+
+describe('refusals the contract knows', () => {
+  it('every problem status of every operation is documented with both media types, Retry-After on 429 and 503, WWW-Authenticate on 401', async () => {
+    const doc = await (await stack.app.request('/1.6/openapi.json')).json();
+    let checked = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op.responses?.['401']) continue;
+        for (const status of ['400', '401', '403', '413', '429', '503', '504']) {
+          const r = op.responses[status];
+          expect(r, `${method} ${path} ${status}`).toBeDefined();
+          expect(Object.keys(r.content).sort(), `${method} ${path} ${status}`).toEqual([
+            'application/problem+json',
+            'application/problem+xml',
+          ]);
+          checked++;
+        }
+        expect(op.responses['429'].headers['Retry-After'].required).toBe(true);
+        expect(op.responses['503'].headers['Retry-After']).toBeDefined();
+        expect(op.responses['401'].headers['WWW-Authenticate'].required).toBe(true);
+      }
+    }
+    expect(checked).toBeGreaterThan(7 * 50);
+  });
+
+  it('an XML 401 and 429 of GET /1.6/warehouses carry a documented media type and the documented headers', async () => {
+    const doc = await (await stack.app.request('/1.6/openapi.json')).json();
+    const responses = doc.paths['/1.6/warehouses'].get.responses;
+    const c = await stack.company();
+    const xml = (password: string) => ({ ...withPassword(c, password), Accept: 'application/xml' });
+    const seen: Record<number, Answer & { type: string }> = {};
+    for (let i = 0; i < 4 * PAIR_BUDGET && !seen[429]; i++) {
+      const res = await stack.app.request('/1.6/warehouses', { headers: xml(`wrong-${i}`) });
+      seen[res.status] ??= {
+        status: res.status,
+        ms: 0,
+        retryAfter: res.headers.get('retry-after') ?? undefined,
+        body: await res.text(),
+        type: res.headers.get('content-type') ?? '',
+      };
+      await new Promise((r) => setTimeout(r, 120));
+    }
+    for (const status of [401, 429]) {
+      const a = seen[status];
+      expect(a, String(status)).toBeDefined();
+      expect(Object.keys(responses[status].content)).toContain(a.type.split(';')[0]);
+      expect(a.type).toMatch(/^application\/problem\+xml/);
+      expect(a.body).toMatch(
+        new RegExp(`^(<\\?xml[^>]*>\\s*)?<problem[ >][\\s\\S]*<status>${status}</status>`),
+      );
+    }
+    expect(Number(seen[429].retryAfter)).toBeGreaterThan(60);
+  });
+});

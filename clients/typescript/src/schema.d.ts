@@ -964,7 +964,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description RFC 9457 problem details (DESIGN §2 "Errors") */
+        /** @description RFC 9457 problem details (DESIGN §2 "Errors"); as XML the root element is `problem` and `errors` holds one `error` element per entry */
         Problem: {
             type: string;
             title: string;
@@ -1060,24 +1060,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -1087,6 +1092,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -1096,15 +1102,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -1114,24 +1134,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -1141,6 +1168,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1181,24 +1209,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -1208,6 +1241,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -1217,15 +1251,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -1235,24 +1283,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -1262,6 +1317,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1315,24 +1371,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -1342,6 +1403,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -1351,15 +1413,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -1369,24 +1445,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -1396,6 +1479,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1431,24 +1515,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -1458,6 +1547,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -1467,15 +1557,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -1485,24 +1589,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -1512,6 +1623,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1555,24 +1667,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -1582,6 +1699,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -1591,15 +1709,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -1609,24 +1741,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -1636,6 +1775,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1814,24 +1954,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -1841,6 +1986,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -1850,15 +1996,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -1868,24 +2028,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -1895,6 +2062,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1929,24 +2097,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -1956,6 +2129,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -1965,15 +2139,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -1983,24 +2171,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -2010,6 +2205,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2155,24 +2351,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -2182,6 +2383,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -2191,15 +2393,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -2209,24 +2425,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -2236,6 +2459,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2384,24 +2608,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -2411,6 +2640,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -2420,15 +2650,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -2438,24 +2682,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -2465,6 +2716,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2610,24 +2862,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -2637,6 +2894,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -2646,15 +2904,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -2664,24 +2936,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -2691,6 +2970,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2839,24 +3119,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -2866,6 +3151,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -2875,15 +3161,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -2893,24 +3193,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -2920,6 +3227,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3025,24 +3333,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -3052,6 +3365,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -3061,15 +3375,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -3079,24 +3407,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -3106,6 +3441,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3344,24 +3680,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -3371,6 +3712,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -3380,15 +3722,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -3398,24 +3754,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -3425,6 +3788,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3645,24 +4009,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -3672,6 +4041,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -3681,15 +4051,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -3699,24 +4083,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -3726,6 +4117,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3809,24 +4201,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -3836,6 +4233,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -3845,15 +4243,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -3863,24 +4275,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -3890,6 +4309,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4060,24 +4480,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -4087,6 +4512,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -4096,15 +4522,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -4114,24 +4554,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -4141,6 +4588,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4305,24 +4753,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -4332,6 +4785,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -4341,15 +4795,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -4359,24 +4827,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -4386,6 +4861,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4453,24 +4929,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -4480,6 +4961,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -4489,15 +4971,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -4507,24 +5003,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -4534,6 +5037,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4683,24 +5187,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -4710,6 +5219,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -4719,15 +5229,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -4737,24 +5261,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -4764,6 +5295,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5230,24 +5762,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -5257,6 +5794,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -5266,15 +5804,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -5284,24 +5836,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -5311,6 +5870,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5729,24 +6289,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -5756,6 +6321,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -5765,15 +6331,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -5783,24 +6363,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -5810,6 +6397,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6271,24 +6859,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -6298,6 +6891,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -6307,15 +6901,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -6325,24 +6933,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -6352,6 +6967,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6668,24 +7284,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -6695,6 +7316,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -6704,15 +7326,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -6722,24 +7358,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -6749,6 +7392,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7050,24 +7694,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -7077,6 +7726,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -7086,15 +7736,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -7104,24 +7768,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -7131,6 +7802,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7245,24 +7917,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -7272,6 +7949,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -7281,15 +7959,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -7299,24 +7991,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -7326,6 +8025,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7592,24 +8292,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -7619,6 +8324,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -7628,15 +8334,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -7646,24 +8366,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -7673,6 +8400,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7934,24 +8662,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -7961,6 +8694,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -7970,15 +8704,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -7988,24 +8736,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -8015,6 +8770,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8080,24 +8836,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -8107,6 +8868,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -8116,15 +8878,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -8134,24 +8910,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -8161,6 +8944,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8253,24 +9037,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -8280,6 +9069,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -8289,15 +9079,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -8307,24 +9111,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -8334,6 +9145,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8388,24 +9200,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -8415,6 +9232,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -8424,15 +9242,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -8442,24 +9274,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -8469,6 +9308,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8554,24 +9394,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -8581,6 +9426,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -8590,15 +9436,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -8608,24 +9468,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -8635,6 +9502,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8708,24 +9576,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -8735,6 +9608,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -8744,15 +9618,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -8762,24 +9650,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -8789,6 +9684,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8891,24 +9787,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -8918,6 +9819,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -8927,15 +9829,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -8945,24 +9861,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -8972,6 +9895,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9034,24 +9958,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -9061,6 +9990,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -9070,15 +10000,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -9088,24 +10032,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -9115,6 +10066,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9216,24 +10168,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -9243,6 +10200,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -9252,15 +10210,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -9270,24 +10242,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -9297,6 +10276,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9352,24 +10332,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -9379,6 +10364,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -9388,15 +10374,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -9406,24 +10406,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -9433,6 +10440,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9491,24 +10499,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -9518,6 +10531,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -9527,15 +10541,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -9545,24 +10573,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -9572,6 +10607,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9616,24 +10652,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -9643,6 +10684,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -9652,15 +10694,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -9670,24 +10726,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -9697,6 +10760,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9754,24 +10818,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -9781,6 +10850,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -9790,15 +10860,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -9808,24 +10892,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -9835,6 +10926,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9912,24 +11004,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -9939,6 +11036,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -9948,15 +11046,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -9966,24 +11078,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -9993,6 +11112,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10101,24 +11221,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -10128,6 +11253,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -10137,15 +11263,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -10155,24 +11295,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -10182,6 +11329,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10248,24 +11396,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -10275,6 +11428,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -10284,15 +11438,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -10302,24 +11470,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -10329,6 +11504,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10436,24 +11612,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -10463,6 +11644,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -10472,15 +11654,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -10490,24 +11686,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -10517,6 +11720,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10606,24 +11810,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -10633,6 +11842,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -10642,15 +11852,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -10660,24 +11884,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -10687,6 +11918,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10813,24 +12045,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -10840,6 +12077,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -10849,15 +12087,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -10867,24 +12119,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -10894,6 +12153,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10972,24 +12232,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -10999,6 +12264,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -11008,15 +12274,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -11026,24 +12306,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -11053,6 +12340,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11178,24 +12466,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -11205,6 +12498,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -11214,15 +12508,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -11232,24 +12540,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -11259,6 +12574,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11320,24 +12636,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -11347,6 +12668,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -11356,15 +12678,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -11374,24 +12710,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -11401,6 +12744,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11469,24 +12813,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -11496,6 +12845,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -11505,15 +12855,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -11523,24 +12887,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -11550,6 +12921,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11600,24 +12972,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -11627,6 +13004,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -11636,15 +13014,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -11654,24 +13046,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -11681,6 +13080,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11748,24 +13148,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -11775,6 +13180,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -11784,15 +13190,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -11802,24 +13222,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -11829,6 +13256,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11888,24 +13316,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -11915,6 +13348,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -11924,15 +13358,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -11942,24 +13390,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -11969,6 +13424,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12033,24 +13489,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -12060,6 +13521,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -12069,15 +13531,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -12087,24 +13563,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -12114,6 +13597,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12177,24 +13661,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -12204,6 +13693,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -12213,15 +13703,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -12231,24 +13735,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -12258,6 +13769,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12311,24 +13823,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -12338,6 +13855,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -12347,15 +13865,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -12365,24 +13897,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -12392,6 +13931,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12446,24 +13986,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -12473,6 +14018,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -12482,15 +14028,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -12500,24 +14060,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -12527,6 +14094,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12569,24 +14137,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -12596,6 +14169,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -12605,15 +14179,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -12623,24 +14211,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -12650,6 +14245,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12703,24 +14299,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -12730,6 +14331,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -12739,15 +14341,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -12757,24 +14373,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -12784,6 +14407,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12837,24 +14461,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -12864,6 +14493,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -12873,15 +14503,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -12891,24 +14535,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -12918,6 +14569,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12972,24 +14624,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -12999,6 +14656,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -13008,15 +14666,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -13026,24 +14698,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -13053,6 +14732,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13095,24 +14775,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -13122,6 +14807,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -13131,15 +14817,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -13149,24 +14849,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -13176,6 +14883,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13229,24 +14937,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -13256,6 +14969,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -13265,15 +14979,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -13283,24 +15011,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -13310,6 +15045,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13371,24 +15107,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -13398,6 +15139,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -13407,15 +15149,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -13425,24 +15181,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -13452,6 +15215,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13526,24 +15290,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -13553,6 +15322,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -13562,15 +15332,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -13580,24 +15364,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -13607,6 +15398,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13657,24 +15449,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -13684,6 +15481,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -13693,15 +15491,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -13711,24 +15523,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -13738,6 +15557,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13811,24 +15631,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -13838,6 +15663,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -13847,15 +15673,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -13865,24 +15705,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -13892,6 +15739,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13945,24 +15793,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -13972,6 +15825,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -13981,15 +15835,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -13999,24 +15867,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -14026,6 +15901,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14080,24 +15956,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -14107,6 +15988,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -14116,15 +15998,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -14134,24 +16030,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -14161,6 +16064,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14203,24 +16107,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -14230,6 +16139,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -14239,15 +16149,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -14257,24 +16181,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -14284,6 +16215,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14337,24 +16269,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -14364,6 +16301,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -14373,15 +16311,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -14391,24 +16343,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -14418,6 +16377,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14471,24 +16431,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -14498,6 +16463,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -14507,15 +16473,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -14525,24 +16505,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -14552,6 +16539,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14606,24 +16594,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -14633,6 +16626,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -14642,15 +16636,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -14660,24 +16668,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -14687,6 +16702,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14729,24 +16745,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -14756,6 +16777,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -14765,15 +16787,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -14783,24 +16819,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -14810,6 +16853,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14863,24 +16907,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -14890,6 +16939,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -14899,15 +16949,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -14917,24 +16981,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -14944,6 +17015,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14997,24 +17069,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -15024,6 +17101,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -15033,15 +17111,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -15051,24 +17143,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -15078,6 +17177,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15132,24 +17232,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -15159,6 +17264,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -15168,15 +17274,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -15186,24 +17306,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -15213,6 +17340,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15255,24 +17383,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -15282,6 +17415,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -15291,15 +17425,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -15309,24 +17457,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -15336,6 +17491,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15389,24 +17545,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -15416,6 +17577,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -15425,15 +17587,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -15443,24 +17619,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -15470,6 +17653,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15523,24 +17707,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -15550,6 +17739,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -15559,15 +17749,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -15577,24 +17781,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -15604,6 +17815,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15658,24 +17870,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -15685,6 +17902,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -15694,15 +17912,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -15712,24 +17944,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -15739,6 +17978,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15781,24 +18021,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -15808,6 +18053,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -15817,15 +18063,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -15835,24 +18095,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -15862,6 +18129,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15915,24 +18183,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -15942,6 +18215,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -15951,15 +18225,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -15969,24 +18257,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -15996,6 +18291,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16061,24 +18357,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -16088,6 +18389,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -16097,15 +18399,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -16115,24 +18431,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -16142,6 +18465,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16220,24 +18544,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -16247,6 +18576,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -16256,15 +18586,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -16274,24 +18618,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -16301,6 +18652,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16355,24 +18707,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -16382,6 +18739,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -16391,15 +18749,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -16409,24 +18781,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -16436,6 +18815,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16513,24 +18893,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -16540,6 +18925,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -16549,15 +18935,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -16567,24 +18967,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -16594,6 +19001,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16655,24 +19063,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -16682,6 +19095,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -16691,15 +19105,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -16709,24 +19137,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -16736,6 +19171,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16800,24 +19236,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -16827,6 +19268,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -16836,15 +19278,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -16854,24 +19310,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -16881,6 +19344,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16934,24 +19398,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -16961,6 +19430,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -16970,15 +19440,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -16988,24 +19472,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -17015,6 +19506,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17083,24 +19575,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -17110,6 +19607,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -17119,15 +19617,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -17137,24 +19649,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -17164,6 +19683,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17279,24 +19799,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (missing or wrong credentials) */
             401: {
                 headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden (no access to the CompanyID) */
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotFound */
@@ -17306,6 +19831,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description NotAcceptable */
@@ -17315,15 +19841,29 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight */
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Business rule refused the request, or IdempotencyKeyReused */
@@ -17333,24 +19873,31 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description TooManyRequests (rate limit; see Retry-After) */
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
-            /** @description ServiceUnavailable (see Retry-After) */
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
             /** @description Timeout */
@@ -17360,6 +19907,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
                 };
             };
         };
