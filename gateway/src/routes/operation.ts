@@ -297,7 +297,7 @@ const retryAfter = (required: boolean) => ({
   'Retry-After': {
     description: 'Seconds to wait before trying again (RFC 9110 §10.2.3)',
     required,
-    schema: { type: 'integer', minimum: 1 },
+    schema: { type: 'integer' as const, minimum: 1 },
   },
 });
 /**
@@ -312,7 +312,7 @@ export const problemResponses = {
       'WWW-Authenticate': {
         description: 'The Basic challenge',
         required: true,
-        schema: { type: 'string', example: 'Basic realm="1.6", charset="UTF-8"' },
+        schema: { type: 'string' as const, example: 'Basic realm="1.6", charset="UTF-8"' },
       },
     },
     content: problemContent,
