@@ -354,3 +354,47 @@ describe('bounds (issue #12)', () => {
     );
   });
 });
+
+describe('abandoned printouts (issue #22)', () => {
+  it('clients that abort mid-render free their slots: 4 clients looping at the per-company limit right after get no 503', async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => ({
+      name: `Riadok ${i + 1}`,
+      quantity: 1,
+      price: 2.5,
+    }));
+    const doc = ok(
+      await c.post('/1.6/sales/invoices', {
+        ordnerCode: 'OF',
+        warehouseId: whId,
+        dateCreated: '2025-05-07',
+        rows,
+      }),
+      201,
+    );
+    const url = `/1.6/reports/SalesInvoice?output=pdf&recordID=${doc.id}`;
+    const headers = { ...c.headers, Accept: 'application/pdf' };
+    // 12 clients give up after 30 ms, while their renders are in work.
+    const abandoned = Array.from({ length: 12 }, async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 30);
+      const res = await stack.app.request(url, { headers, signal: controller.signal }).catch(() => null);
+      await res?.arrayBuffer().catch(() => undefined);
+    });
+    await new Promise((r) => setTimeout(r, 35));
+    // Right after, 4 clients each fetch 5 printouts one after another: at the limit, never above it.
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let i = 0; i < 5; i++) {
+          const res = await stack.app.request(url, { headers });
+          const bytes = Buffer.from(await res.arrayBuffer());
+          statuses.push(res.status);
+          if (res.status === 200) expect(text(bytes)).toContain(doc.recordNumber);
+        }
+      }),
+    );
+    await Promise.all(abandoned);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(statuses).toHaveLength(20);
+  });
+});

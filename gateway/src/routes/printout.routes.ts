@@ -7,7 +7,15 @@
  * only other types → 406); `output` other than `pdf` → 400; unknown or another company's record → 404.
  * The PDF is fetched from the object store where the reporting service left it, and deleted after.
  */
-import { PRINTOUT_BUCKET, Report, renderPrintout, reports, z } from '@bm/contracts';
+import {
+  type CancelPrintout,
+  PRINTOUT_BUCKET,
+  PRINTOUT_CANCEL_SUBJECT,
+  Report,
+  renderPrintout,
+  reports,
+  z,
+} from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, validationFailed } from '@bm/errors';
 import { type NatsConnection, request } from '@bm/messaging';
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -143,15 +151,34 @@ export function registerPrintoutRoute(
     ];
     if (errors.length) throw validationFailed(errors);
     const ctx = messageContext(c);
-    const done = await request(
-      deps.nc,
-      renderPrintout,
-      { reportId: c.req.param('reportId') ?? '', recordId: q.recordId! },
-      ctx,
-      {
-        timeoutMs: Math.max(deps.timeoutMs, 60_000),
-      },
-    );
+    // A client that gives up (closes the connection, or the request times out) cancels its render, so
+    // it stops holding one of the company's printout slots (issue #22).
+    const renderId = crypto.randomUUID();
+    const cancel = () => {
+      const body: CancelPrintout = { renderId };
+      try {
+        deps.nc.publish(PRINTOUT_CANCEL_SUBJECT, JSON.stringify(body));
+      } catch {
+        // The link is down: the render ends at its own deadline instead.
+      }
+    };
+    const signal = c.req.raw.signal;
+    signal.addEventListener('abort', cancel, { once: true });
+    let done: Awaited<ReturnType<typeof request<typeof renderPrintout>>>;
+    try {
+      done = await request(
+        deps.nc,
+        renderPrintout,
+        { reportId: c.req.param('reportId') ?? '', recordId: q.recordId!, renderId },
+        ctx,
+        { timeoutMs: Math.max(deps.timeoutMs, 60_000) },
+      );
+    } catch (e) {
+      if (e instanceof AppError && e.kind === ErrorKind.timeout && !signal.aborted) cancel();
+      throw e;
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
     objm ??= new Objm(deps.nc);
     const store = await objm.open(PRINTOUT_BUCKET);
     const pdf = await store.getBlob(done.objectName);

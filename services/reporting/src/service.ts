@@ -3,6 +3,7 @@ import { type RunningService, type ServiceConfig, startService } from '@bm/servi
 import { Piscina } from 'piscina';
 import type { ReportingDeps } from './application/printout.service.js';
 import { RenderAdmission } from './application/render-admission.js';
+import { RenderCancellations } from './application/render-cancellation.js';
 import type { Config } from './config.js';
 import { registerPrintouts } from './handlers/printout.handler.js';
 import { registerReports } from './handlers/reports.handlers.js';
@@ -40,6 +41,7 @@ export async function startReporting(
           total: config.PRINTOUT_QUEUE ?? 32,
         }),
         renderTimeoutMs: config.PRINTOUT_TIMEOUT_MS ?? 30_000,
+        cancellations: new RenderCancellations(),
       };
       registerReports(kit);
       registerPrintouts(deps);

@@ -27,6 +27,7 @@ import type { InvoicePrint, IssueCardPrint, Party } from '../domain/print-model.
 import { ReportEntity } from '../persistence/entities.js';
 import { type RenderResult, type RenderTask, render } from '../rendering/render.worker.js';
 import type { RenderAdmission } from './render-admission.js';
+import { type RenderCancellations, renderCancelled } from './render-cancellation.js';
 
 export interface ReportingDeps {
   kit: ServiceKit;
@@ -36,6 +37,8 @@ export interface ReportingDeps {
   admission?: RenderAdmission;
   /** Longest a render may take, ms; past it the render is aborted and the request answered 504. */
   renderTimeoutMs?: number;
+  /** Renders cancelled by the gateway because their client has gone (issue #22). */
+  cancellations?: RenderCancellations;
 }
 
 const isGuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
@@ -195,19 +198,24 @@ export async function issueCardPrint(
 
 /**
  * Renders in the pool (or in this thread without one). In the pool the render is aborted (its worker
- * thread ended) after `renderTimeoutMs` or at the request's deadline, whichever comes first: 504.
+ * thread ended) after `renderTimeoutMs` or at the request's deadline, whichever comes first: 504; or
+ * when `cancel` aborts (the client has gone, issue #22).
  */
 export async function renderTask(
   deps: ReportingDeps,
   task: RenderTask,
   deadline?: number,
+  cancel?: AbortSignal,
 ): Promise<RenderResult> {
+  if (cancel?.aborted) throw renderCancelled();
   if (!deps.pool) return render(task);
   const limit = Math.min(deps.renderTimeoutMs ?? 60_000, deadline ? deadline - Date.now() : Infinity);
   if (limit <= 0) throw deadlinePassed('the printout');
+  const timeout = AbortSignal.timeout(limit);
   try {
-    return await deps.pool.run(task, { signal: AbortSignal.timeout(limit) });
+    return await deps.pool.run(task, { signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout });
   } catch (e) {
+    if (cancel?.aborted) throw renderCancelled();
     if ((e as Error)?.name === 'AbortError' || /aborted/i.test(String((e as Error)?.message)))
       throw new AppError(
         ErrorKind.timeout,
@@ -222,14 +230,32 @@ export async function renderTask(
  * `reporting.printouts.render`: 404 NotFound for an unknown report (id or code) or record; 503 with
  * Retry-After when the company's or the replica's printout limit is reached; 504 when the render runs
  * out of time. The PDF is left in the object store under a fresh name (the gateway deletes it after
- * delivery; the bucket's TTL removes any left behind).
+ * delivery; the bucket's TTL removes any left behind). With a `renderId` the render can be cancelled
+ * ({@link RenderCancellations}); a cancelled render frees its admission slot at once and stores nothing.
  */
-export function renderPrintout(deps: ReportingDeps, ctx: Ctx, reportId: string, recordId: string) {
-  const work = () => renderAdmitted(deps, ctx, reportId, recordId);
-  return deps.admission ? deps.admission.run(ctx.companyId!, work) : work();
+export async function renderPrintout(
+  deps: ReportingDeps,
+  ctx: Ctx,
+  reportId: string,
+  recordId: string,
+  renderId?: string,
+) {
+  const live = deps.cancellations?.open(renderId);
+  const work = () => renderAdmitted(deps, ctx, reportId, recordId, live?.signal);
+  try {
+    return await (deps.admission ? deps.admission.run(ctx.companyId!, work, live?.signal) : work());
+  } finally {
+    live?.close();
+  }
 }
 
-async function renderAdmitted(deps: ReportingDeps, ctx: Ctx, reportId: string, recordId: string) {
+async function renderAdmitted(
+  deps: ReportingDeps,
+  ctx: Ctx,
+  reportId: string,
+  recordId: string,
+  cancel?: AbortSignal,
+) {
   const report = await ctx.em.findOne(ReportEntity, isGuid(reportId) ? { id: reportId } : { code: reportId });
   if (!report) throw notFound('Report');
   let task: RenderTask;
@@ -245,7 +271,8 @@ async function renderAdmitted(deps: ReportingDeps, ctx: Ctx, reportId: string, r
   } else {
     throw notFound(`Printout of ${report.documentType} documents`);
   }
-  const { pdf, pages } = await renderTask(deps, task, ctx.deadline);
+  const { pdf, pages } = await renderTask(deps, task, ctx.deadline, cancel);
+  if (cancel?.aborted) throw renderCancelled();
   const objectName = `${ctx.companyId}/${crypto.randomUUID()}.pdf`;
   await (await printoutStore(deps.kit)).putBlob({ name: objectName }, pdf);
   return {

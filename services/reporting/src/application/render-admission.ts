@@ -19,8 +19,12 @@ export class RenderAdmission {
 
   constructor(private readonly limits: AdmissionLimits) {}
 
-  /** Runs `fn` if admitted; 503 ServiceUnavailable with Retry-After when a limit is reached. */
-  async run<T>(companyId: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` if admitted; 503 ServiceUnavailable with Retry-After when a limit is reached. The slot is
+   * freed when `fn` settles or, earlier, when `signal` aborts (the client has gone, issue #22): a render
+   * nobody waits for no longer counts, even while its last steps unwind.
+   */
+  async run<T>(companyId: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const mine = this.byCompany.get(companyId) ?? 0;
     if (mine >= this.limits.perCompany)
       throw unavailable(
@@ -31,13 +35,26 @@ export class RenderAdmission {
       throw unavailable('the printout queue is full; retry in a moment', 2);
     this.inWork++;
     this.byCompany.set(companyId, mine + 1);
-    try {
-      return await fn();
-    } finally {
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
       this.inWork--;
       const left = (this.byCompany.get(companyId) ?? 1) - 1;
       if (left) this.byCompany.set(companyId, left);
       else this.byCompany.delete(companyId);
+    };
+    signal?.addEventListener('abort', release, { once: true });
+    try {
+      return await fn();
+    } finally {
+      signal?.removeEventListener('abort', release);
+      release();
     }
+  }
+
+  /** Printouts in work for `companyId` (all companies without it). */
+  inProgress(companyId?: string): number {
+    return companyId ? (this.byCompany.get(companyId) ?? 0) : this.inWork;
   }
 }
