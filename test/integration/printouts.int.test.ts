@@ -377,7 +377,9 @@ describe('abandoned printouts (issue #22)', () => {
     const abandoned = Array.from({ length: 12 }, async () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 30);
-      const res = await stack.app.request(url, { headers, signal: controller.signal }).catch(() => null);
+      const res = await Promise.resolve(stack.app.request(url, { headers, signal: controller.signal })).catch(
+        () => null,
+      );
       await res?.arrayBuffer().catch(() => undefined);
     });
     await new Promise((r) => setTimeout(r, 35));
