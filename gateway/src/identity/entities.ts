@@ -75,4 +75,28 @@ export const IdempotencyKeyEntity = defineEntity({
   },
 });
 
-export const entities = [CompanyEntity, UserEntity, ApiClientEntity, MembershipEntity, IdempotencyKeyEntity];
+/**
+ * Authentication failure counts shared by the gateway replicas (issue #22), written by
+ * rate-limiter-flexible's PostgreSQL store (`AuthGuard`), never through the ORM: `key` is the counter's
+ * prefix and a hash of its subject (username and/or client address), `points` the failures, `expire`
+ * the end of the window in epoch ms.
+ */
+export const AuthFailureEntity = defineEntity({
+  name: 'AuthFailure',
+  tableName: 'auth_failure',
+  schema: SCHEMA,
+  properties: {
+    key: p.string().length(255).primary(),
+    points: p.integer().default(0),
+    expire: p.bigint().nullable().index(),
+  },
+});
+
+export const entities = [
+  CompanyEntity,
+  UserEntity,
+  ApiClientEntity,
+  MembershipEntity,
+  IdempotencyKeyEntity,
+  AuthFailureEntity,
+];

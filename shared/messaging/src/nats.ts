@@ -231,6 +231,17 @@ export async function request<C extends Contract>(
   return JSON.parse(dec.decode(r.data));
 }
 
+/**
+ * Checks made before every request leaves this process; each throws to refuse the request. service-kit
+ * installs "no request inside an open database transaction" (docs/architecture.md, issue #22).
+ */
+const requestGuards: ((subject: string) => void)[] = [];
+
+/** Adds a check run before every {@link request} (once per distinct function). */
+export function guardRequests(guard: (subject: string) => void): void {
+  if (!requestGuards.includes(guard)) requestGuards.push(guard);
+}
+
 /** Like {@link request} but with raw bytes; returns the reply data and headers. */
 export async function requestRaw(
   nc: NatsConnection,
@@ -240,6 +251,7 @@ export async function requestRaw(
   opts: RequestOptions = {},
 ): Promise<{ data: Uint8Array; headers?: MsgHdrs }> {
   let m: Awaited<ReturnType<NatsConnection['request']>>;
+  for (const guard of requestGuards) guard(subject);
   watchLink(nc);
   // While the message bus is unreachable a request would only wait for its timeout: answer at once.
   if (isLinkDown(nc))

@@ -8,7 +8,8 @@ import { DEFAULT_PAGE_SIZE, type Page, type PageQuery } from '@bm/contracts';
 import { AppError, conflict, ErrorCode, ErrorKind, unavailable } from '@bm/errors';
 import type { Logger } from '@bm/logger';
 import type { RequestContext } from '@bm/messaging';
-import { deadlinePassed } from '@bm/messaging';
+import { deadlinePassed, guardRequests } from '@bm/messaging';
+import { TransactionContext } from '@mikro-orm/core';
 import { type Migration, Migrator } from '@mikro-orm/migrations';
 import {
   type EntityManager,
@@ -50,10 +51,26 @@ export interface OrmOptions {
 }
 
 /**
+ * The rule "no NATS request inside an open database transaction" (docs/architecture.md, issue #22): a
+ * transaction that waits for another service holds its row locks for a network round trip (up to the
+ * request timeout), and two services waiting on each other's locks through NATS deadlock where
+ * PostgreSQL cannot see it. Fetch what the transaction needs before it begins, or keep a local copy.
+ * @throws Error (a programming error, answered 500) when `request` is called inside `em.transactional`
+ */
+export function assertNoOpenTransaction(subject: string): void {
+  const em = TransactionContext.getEntityManager();
+  if (em?.isInTransaction())
+    throw new Error(
+      `NATS request ${subject} made inside an open database transaction; fetch it before the transaction begins (docs/architecture.md)`,
+    );
+}
+
+/**
  * Starts MikroORM for one service schema and applies pending migrations. The schema generator and
  * migrations never touch other schemas (TOOLCHAIN "MikroORM traps").
  */
 export async function initOrm(o: OrmOptions): Promise<MikroORM> {
+  guardRequests(assertNoOpenTransaction);
   const orm = await MikroORM.init({
     clientUrl: o.clientUrl,
     schema: o.schema,

@@ -207,16 +207,17 @@ export function registerMasterData(kit: ServiceKit): void {
     entity: PeriodEntity,
     label: 'Period',
     orderBy: { dateFrom: 'asc' },
-    assign: (input: any, _ctx, existing) => {
+    assign: async (input: any, ctx, existing) => {
       if (existing?.closed) {
         throw new AppError(ErrorKind.conflict, ErrorCode.InvalidState, `period ${existing.code} is closed`);
       }
+      // Asks the warehouse, so before the transaction begins (issue #22).
+      if (existing && (input.dateFrom !== existing.dateFrom || input.dateTo !== existing.dateTo))
+        await assertDocumentsInside(kit, ctx, existing.id, input.dateFrom, input.dateTo);
       return { ...input, closed: existing?.closed ?? false };
     },
     beforeStore: async (data: any, ctx, existing) => {
       await assertNoOverlap(ctx, data, existing?.id);
-      if (existing && (data.dateFrom !== existing.dateFrom || data.dateTo !== existing.dateTo))
-        await assertDocumentsInside(kit, ctx, existing.id, data.dateFrom, data.dateTo);
     },
     toDtos: (rows) => rows.map(periodDto),
   });
@@ -224,13 +225,17 @@ export function registerMasterData(kit: ServiceKit): void {
     kit.service,
     closePeriod,
     async ({ id }, ctx) => {
-      // The exclusive lock waits for invoices being stored in the period (they hold a share lock); the
-      // warehouse closes its own copy the same way before this commits, so no card enters it either.
+      if (!(await ctx.em.findOne(PeriodEntity, { id }))) throw notFound('Period');
+      // The warehouse closes its copy first (its exclusive lock waits for cards being stored in the
+      // period), before this transaction begins: no NATS request inside a transaction (issue #22). If
+      // the step below fails, the warehouse already refuses cards in the period and a repeated close
+      // completes it (closing is idempotent on both sides).
+      await request(kit.nc, closeWarehousePeriod, { periodId: id }, ctx);
+      // The exclusive lock waits for invoices being stored in the period (they hold a share lock).
       return ctx.em.transactional(async (tx) => {
         const p = await tx.findOne(PeriodEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!p) throw notFound('Period');
         p.closed = true;
-        await request(kit.nc, closeWarehousePeriod, { periodId: id }, ctx);
         return periodDto(p);
       });
     },

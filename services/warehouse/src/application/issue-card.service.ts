@@ -346,7 +346,7 @@ export async function valueAndStore(
       costPrice: r.costPrice,
       amount: r.amount,
     }));
-    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, { ...ctx, em: tx }, ids));
+    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods({ ...ctx, em: tx }, ids));
     /** The card, its rows, entries and event under its record number (one statement for the group). */
     const finish = (recordNumber: string) => {
       const card = {

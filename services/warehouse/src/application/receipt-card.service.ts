@@ -134,7 +134,7 @@ export async function createReceiptCard(
       },
     );
     const [seq] = await nextSeqs(tx, 1);
-    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods(deps, { ...ctx, em: tx }, ids));
+    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods({ ...ctx, em: tx }, ids));
     const now = new Date();
     const settled = sum([...plan.settled.values()]);
     const rowEntities = input.rows.map((r, i) =>

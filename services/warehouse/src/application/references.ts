@@ -196,20 +196,16 @@ export async function findPeriod(
 
 /**
  * Which of `periodIds` are closed (DESIGN §5 "Repost": a revalued card must not lie in a closed
- * period): the warehouse's own copy, share-locked in the caller's transaction; periods the copy does not
- * have yet are asked of invoicing, their owner (an unknown id counts as open).
+ * period): the warehouse's own copy, share-locked in the caller's transaction. A period without a row was
+ * never closed: invoicing closes a period only after the warehouse has closed its copy
+ * (`closeWarehousePeriod`), so the copy knows every closed period. Asks nobody: this runs inside the
+ * card's transaction, where no NATS request may be made (docs/architecture.md, issue #22).
  */
 export async function closedPeriods(
-  deps: { kit: ServiceKit },
   ctx: RequestContext & { em: EntityManager },
   periodIds: string[],
 ): Promise<Set<string>> {
-  const local = await closedPeriodStates(ctx.em, ctx.companyId!, periodIds);
-  const asked = await Promise.all(
-    local.unknown.map((id) => request(deps.kit.nc, periods.get, { id }, ctx).catch(() => undefined)),
-  );
-  for (const p of asked) if (p?.closed) local.closed.add(p.id);
-  return local.closed;
+  return (await closedPeriodStates(ctx.em, ctx.companyId!, periodIds)).closed;
 }
 
 /** The report by id or code, else the ordner's default report. */

@@ -36,7 +36,7 @@ export async function lockOpenPeriodState(
 /**
  * Which of `periodIds` the warehouse's copy knows as closed, share-locked like a card's own period (a
  * repost must not revalue a card in a closed period). Returns the closed ones and the ids the copy has no
- * row for (never closed through the warehouse: a period closed before this copy existed).
+ * row for (never closed: invoicing closes a period only after this copy).
  */
 export async function closedPeriodStates(
   tx: EntityManager,
