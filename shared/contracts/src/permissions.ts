@@ -19,7 +19,6 @@ import {
   deliveryTypes,
   partners,
   paymentTypes,
-  periods,
   vatCodes,
 } from './invoicing/master-data.contract.js';
 import { reports, resolveReport } from './reporting/reports.contract.js';
@@ -122,14 +121,7 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
   warehouse: {
     publish: [
       'events.warehouse.>',
-      ...subjects(
-        partners.get,
-        periods.get,
-        resolvePeriod,
-        getSalesInvoiceCopySource,
-        reports.get,
-        resolveReport,
-      ),
+      ...subjects(partners.get, resolvePeriod, getSalesInvoiceCopySource, reports.get, resolveReport),
       ...JS_COMMON,
       ...streamAccess(EVENTS_STREAM_NAME),
       ...bucketAccess(MESSAGES_BUCKET),

@@ -3,7 +3,7 @@
  * fields; DESIGN §2: an unknown id or code, or another company's, is 422 ReferenceNotFound).
  * Partners, periods and reports belong to other services and are asked for over NATS.
  */
-import { type Period, partners, periods, resolvePeriod, resolveReport } from '@bm/contracts';
+import { type Period, partners, resolvePeriod, resolveReport } from '@bm/contracts';
 import {
   AppError,
   ErrorCode,
