@@ -39,7 +39,7 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
   pruning.unref();
   // The authentication failure counts, shared by replicas (issue #22): a small pool of its own, so a
   // flood's counting never waits behind the identity queries.
-  const authStore = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2 });
+  const authStore = new pg.Pool({ connectionString: config.DATABASE_URL, max: 3 });
   authStore.on('error', (e) => log.warn({ err: e.message }, 'authentication store connection failed'));
   const app = createApp({
     config,

@@ -299,7 +299,7 @@ export async function startStack(
   const authStores: pg.Pool[] = [];
   /** One gateway app on the stack's database and NATS; each has its own caches, as a replica does. */
   const gatewayApp = () => {
-    const authStore = new pg.Pool({ connectionString: roleUrls.gateway, max: 2 });
+    const authStore = new pg.Pool({ connectionString: roleUrls.gateway, max: 3 });
     authStores.push(authStore);
     return createApp({
       authStore,

@@ -144,13 +144,14 @@ export class AuthGuard {
       await this.countFailure(address, username);
       return r.value;
     }
-    const pair = digest(username, address);
-    this.refuseKnown(address, pair);
+    // The cheapest refusal first: a flood is mostly answered here, from memory, before any hashing.
     try {
       await this.addressRate.consume(address);
     } catch (e) {
       throw this.refusal(e, 'too many authentication attempts from this address; slow down');
     }
+    const pair = digest(username, address);
+    this.refuseKnown(address, pair);
     // One verification per (username, address) at a time: each sees the failures of the one before.
     const queued = this.pairQueued.get(pair) ?? 0;
     if (queued >= this.o.hashQueuePerAddress)
