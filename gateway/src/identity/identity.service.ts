@@ -2,7 +2,7 @@
  * Identity operations (DESIGN §3): company creation with provisioning of every service, credential
  * verification, memberships. Transport-free: used by the admin routes, the auth middleware and the CLI.
  */
-import { CompanyInput, CompanyProfile, Iban, provisionCompany } from '@bm/contracts';
+import { CompanyInput, CompanyProfile, findCompanyByPeppolId, Iban, provisionCompany } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { type NatsConnection, parseOrThrow, request, todayIn } from '@bm/messaging';
 import type { MikroORM } from '@bm/service-kit';
@@ -89,6 +89,23 @@ export class IdentityService {
     });
     const ctx = { requestId, companyId, timeZone: input.timeZone };
     const timeout = { timeoutMs: 30_000 };
+    // A peppolId routes received e-invoices, so it belongs to one company (issue #23); invoicing's
+    // unique key refuses a concurrent second one as well.
+    if (input.peppolId) {
+      const { companyId: owner } = await request(
+        this.nc,
+        findCompanyByPeppolId,
+        { peppolId: input.peppolId },
+        ctx,
+      );
+      if (owner)
+        throw new AppError(
+          ErrorKind.conflict,
+          ErrorCode.PeppolIdTaken,
+          `the Peppol participant ${input.peppolId} belongs to another company`,
+          { errors: [{ path: 'peppolId', message: 'used by another company' }] },
+        );
+    }
     const rep = await request(this.nc, provisionCompany('reporting'), profile, ctx, timeout);
     const withReports = { ...profile, reportIds: rep.reportIds ?? {} };
     await Promise.all([

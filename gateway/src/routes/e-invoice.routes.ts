@@ -12,11 +12,15 @@
  * Errors as problem documents (JSON or XML per Accept): 400, 401, 403, 404, 406, 409, 413, 422, 503, 504.
  */
 import {
+  EInvoiceDelivery,
+  EInvoiceStatusChange,
+  getEInvoiceHistory,
   getPurchaseEInvoice,
   getSalesEInvoice,
   issueSalesEInvoice,
   PurchaseInvoice,
   receivePurchaseEInvoice,
+  resendSalesEInvoice,
   z,
 } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
@@ -72,6 +76,9 @@ const xmlReply = (
   });
 };
 
+/** `GET …/e-invoice/history`: the status changes, oldest first. */
+const EInvoiceHistory = z.object({ items: z.array(EInvoiceStatusChange) });
+
 /** Registers the e-invoice routes behind `authenticate`. */
 export function registerEInvoiceRoutes(
   app: OpenAPIHono<GatewayEnv>,
@@ -89,7 +96,7 @@ export function registerEInvoiceRoutes(
     operationId: operationIdOf('get', '/1.6/sales/invoices/{id}/e-invoice'),
     summary: 'The sales invoice as a Peppol BIS Billing 3.0 e-invoice (draft, or the frozen issued bytes)',
     description:
-      'UBL 2.1 Invoice (380) or CreditNote (381). Header `E-Invoice-Status` is `draft` before issue and `issued` after; issued bytes never change and carry `ETag` of their SHA-256. 422 EInvoiceNotValid when the invoice cannot be an e-invoice (the rule ids in `errors`).',
+      'UBL 2.1 Invoice (380) or CreditNote (381). Header `E-Invoice-Status` is `draft` before issue, then the delivery status (`issued`, `queued`, `sent`, `delivered`, `rejected`, `failed`); issued bytes never change and carry `ETag` of their SHA-256. 422 EInvoiceNotValid when the invoice cannot be an e-invoice (the rule ids in `errors`).',
     tags: ['E-invoices'],
     security,
     request: { params: IdParams as any },
@@ -97,7 +104,13 @@ export function registerEInvoiceRoutes(
       200: {
         description: 'The e-invoice',
         headers: {
-          'E-Invoice-Status': { schema: { type: 'string', enum: ['draft', 'issued'] } },
+          'E-Invoice-Status': {
+            schema: {
+              type: 'string',
+              enum: ['draft', 'issued', 'queued', 'sent', 'delivered', 'rejected', 'failed'],
+            },
+            description: '`draft`, or the delivery status of the issued e-invoice (issue #23)',
+          },
           ETag: { schema: { type: 'string' }, description: 'SHA-256 of the issued bytes (issued only)' },
         },
         content: xmlDocument,
@@ -128,7 +141,7 @@ export function registerEInvoiceRoutes(
       201: {
         description: 'Issued',
         headers: {
-          'E-Invoice-Status': { schema: { type: 'string', enum: ['issued'] } },
+          'E-Invoice-Status': { schema: { type: 'string' }, description: 'The delivery status' },
           ETag: { schema: { type: 'string' } },
         },
         content: xmlDocument,
@@ -141,7 +154,7 @@ export function registerEInvoiceRoutes(
     requireXmlAccept(c);
     const doc = await call(c, issueSalesEInvoice, { id: idOf(c, 'Sales invoice') });
     return xmlReply(c, doc.created ? 201 : 200, doc, {
-      'E-Invoice-Status': 'issued',
+      'E-Invoice-Status': doc.status,
       ETag: `"${doc.sha256}"`,
     });
   });
@@ -211,5 +224,57 @@ export function registerEInvoiceRoutes(
     requireXmlAccept(c);
     const doc = await call(c, getPurchaseEInvoice, { id: idOf(c, 'Purchase invoice') });
     return xmlReply(c, 200, doc, { ETag: `"${doc.sha256}"` });
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/1.6/sales/invoices/{id}/e-invoice/history',
+    operationId: operationIdOf('get', '/1.6/sales/invoices/{id}/e-invoice/history'),
+    summary: "Every change of the e-invoice's delivery status, oldest first (issue #23)",
+    description:
+      '`issued`, `queued`, `sent`, then `delivered` (MLS `AP`/`AB`), `rejected` (MLS `RE` or refused by the access point, with `reasons`) or `failed`; a resend starts the next `attempt`. Empty before issue.',
+    tags: ['E-invoices'],
+    security,
+    request: { params: IdParams as any },
+    responses: {
+      200: {
+        description: 'The history',
+        content: {
+          'application/json': { schema: EInvoiceHistory as any },
+          'application/xml': { schema: EInvoiceHistory as any },
+        },
+      },
+      ...problemResponses,
+    },
+  });
+  app.get('/1.6/sales/invoices/:id/e-invoice/history', authenticate, negotiate, async (c) => {
+    const history = await call(c, getEInvoiceHistory, { id: idOf(c, 'Sales invoice') });
+    return render(c, 200, 'EInvoiceHistory', EInvoiceHistory, history, c.get('format'));
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/1.6/sales/invoices/{id}/e-invoice/resend',
+    operationId: operationIdOf('post', '/1.6/sales/invoices/{id}/e-invoice/resend'),
+    summary: 'Send the same e-invoice bytes again after the delivery failed (issue #23)',
+    description:
+      "Only when the delivery status is `failed` (409 InvalidState otherwise): the next attempt, status `issued`, handed to the access point again. Replies with the invoice's `eInvoice`.",
+    tags: ['E-invoices'],
+    security,
+    request: { params: IdParams as any },
+    responses: {
+      200: {
+        description: 'The delivery after the resend',
+        content: {
+          'application/json': { schema: EInvoiceDelivery as any },
+          'application/xml': { schema: EInvoiceDelivery as any },
+        },
+      },
+      ...problemResponses,
+    },
+  });
+  app.post('/1.6/sales/invoices/:id/e-invoice/resend', authenticate, negotiate, async (c) => {
+    const delivery = await call(c, resendSalesEInvoice, { id: idOf(c, 'Sales invoice') });
+    return render(c, 200, 'EInvoiceDelivery', EInvoiceDelivery, delivery, c.get('format'));
   });
 }

@@ -17,6 +17,7 @@ import {
   deliveryTypes,
   Guid,
   getCompany,
+  getParticipant,
   invoicingOrdners,
   items,
   LotNumber,
@@ -264,7 +265,7 @@ export const masterDataOperations: Operation[] = [
     tag: 'Company',
     reply: Company,
     xmlRoot: 'Company',
-    run: (_i, call) => call(getCompany, {}),
+    run: async (_i, call) => withNetwork(await call(getCompany, {}), call),
   },
   {
     method: 'put',
@@ -274,6 +275,19 @@ export const masterDataOperations: Operation[] = [
     body: { schema: CompanyInput, accepted: Company },
     reply: Company,
     xmlRoot: 'Company',
-    run: ({ body }, call) => call(updateCompany, body),
+    run: async ({ body }, call) => withNetwork(await call(updateCompany, body), call),
   },
 ];
+
+/**
+ * The company with the access-point connector's registration of its `peppolId` (issue #23); null when
+ * it has none or no connector answers (the company's own data never wait for the connector).
+ */
+async function withNetwork(company: Company, call: Caller): Promise<Company> {
+  if (!company.peppolId) return { ...company, peppolNetwork: null };
+  const network = await call(getParticipant, { peppolId: company.peppolId }).catch(() => null);
+  return {
+    ...company,
+    peppolNetwork: network ? { transport: network.transport, registered: network.registered } : null,
+  };
+}

@@ -4,9 +4,11 @@
  * hand-kept list). A contract is any exported value with `subject`, `request` and `reply`, also one level
  * down (the four contracts of a master-data resource).
  */
+import * as accessPoint from './access-point/participants.contract.js';
 import * as common from './common.contract.js';
 import { provisionCompany } from './common.contract.js';
 import type { Contract } from './contract.js';
+import * as eInvoiceDelivery from './invoicing/e-invoice-delivery.contract.js';
 import * as eInvoices from './invoicing/e-invoices.contract.js';
 import * as invoices from './invoicing/invoices.contract.js';
 import * as invoicingLookups from './invoicing/lookups.contract.js';
@@ -17,7 +19,9 @@ import * as warehouseDocuments from './warehouse/documents.contract.js';
 import * as warehouseMasterData from './warehouse/master-data.contract.js';
 
 const modules = [
+  accessPoint,
   common,
+  eInvoiceDelivery,
   eInvoices,
   invoices,
   invoicingLookups,

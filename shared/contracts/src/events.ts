@@ -10,6 +10,7 @@
  * it required raises the version, and the producer then publishes the new version on `<subject>.v<N>`
  * beside the old subject for at least the stream's retention (30 days) before the old one stops.
  */
+import { EInvoiceStatusChangedEvent } from './invoicing/e-invoice-delivery.contract.js';
 import { EInvoiceIssuedEvent } from './invoicing/e-invoices.contract.js';
 import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import type { z } from './primitives.js';
@@ -99,7 +100,15 @@ export const EVENT_CONTRACTS: readonly EventContract[] = Object.freeze([
     version: 1,
     payload: EInvoiceIssuedEvent,
     summary:
-      'A sales invoice was issued as an e-invoice (issue #21): its frozen UBL bytes (base64), SHA-256 and both Peppol endpoint ids, for an access-point connector.',
+      'A sales invoice was issued as an e-invoice (issue #21): its frozen UBL bytes (base64), SHA-256 and both Peppol endpoint ids, for an access-point connector; again with the next `attempt` after a resend (issue #23).',
+  },
+  {
+    subject: InvoiceEventSubjects.eInvoiceStatusChanged,
+    producer: 'invoicing',
+    version: 1,
+    payload: EInvoiceStatusChangedEvent,
+    summary:
+      'The delivery status of an issued e-invoice changed (issue #23): issued, queued, sent, delivered, rejected or failed, with the Message Level Status code and reasons.',
   },
 ]);
 

@@ -11,6 +11,11 @@
  * configuration, and docs/operations.md describes it.
  */
 import type { Contract } from './contract.js';
+import {
+  findCompanyByPeppolId,
+  pendingEInvoiceTransmissions,
+  reportEInvoiceStatus,
+} from './invoicing/e-invoice-delivery.contract.js';
 import { receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
 import { getSalesInvoice, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import { getCompanyProfile, getSalesInvoiceCopySource, resolvePeriod } from './invoicing/lookups.contract.js';
@@ -110,6 +115,7 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
       'warehouse.>',
       'invoicing.>',
       'reporting.>',
+      'access-point.>',
       '$SRV.PING.>',
       '$SRV.PING',
       ...JS_COMMON,
@@ -177,7 +183,12 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
   },
   'access-point': {
     publish: [
-      ...subjects(receivePurchaseEInvoice),
+      ...subjects(
+        receivePurchaseEInvoice,
+        reportEInvoiceStatus,
+        pendingEInvoiceTransmissions,
+        findCompanyByPeppolId,
+      ),
       ...JS_COMMON,
       `$JS.API.STREAM.INFO.${EVENTS_STREAM_NAME}`,
       // Consumers of EVENTS only with the filter e-invoice-issued (the filter is in the subject, which the
@@ -193,7 +204,8 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
       // A received document larger than one message goes through the messages bucket.
       ...bucketAccess(MESSAGES_BUCKET),
     ],
-    subscribe: ['_INBOX.>'],
+    // Its own look-ups (the gateway asks which companies it has registered), and service discovery.
+    subscribe: [...serves('access-point'), '_INBOX.>'],
   },
   admin: { publish: ['>'], subscribe: ['>'] },
 };

@@ -63,6 +63,7 @@ export const ErrorCode = {
   EInvoiceNotValid: 'EInvoiceNotValid',
   /** 422: a received e-invoice whose buyer is not the calling company (issue #21). */
   EInvoiceNotForThisCompany: 'EInvoiceNotForThisCompany',
+  PeppolIdTaken: 'PeppolIdTaken',
   /** 429: a rate limit or the bounded authentication queue refused the request (issue #12); `Retry-After` says when to retry. */
   TooManyRequests: 'TooManyRequests',
   /** 422: an `Idempotency-Key` reused with another request (issue #12). */

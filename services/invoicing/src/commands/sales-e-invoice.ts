@@ -40,7 +40,7 @@ export function notValid(findings: Finding[]): AppError {
 }
 
 const frozen = (a: ArchiveRow): SalesEInvoice => ({
-  status: 'issued',
+  status: (a.deliveryStatus ?? 'issued') as SalesEInvoice['status'],
   document: Buffer.from(a.bytes).toString('base64'),
   sha256: a.sha256,
   issuedAt: new Date(a.createdAt).toISOString(),
@@ -125,8 +125,9 @@ export async function issueSalesEInvoice(
         sha256: digest,
         issuedAt: now.toISOString(),
         document: bytes.toString('base64'),
+        attempt: 1,
       };
-      archiveIssued(
+      await archiveIssued(
         tx,
         ctx.companyId!,
         id,

@@ -2,6 +2,7 @@
  * `GET`/`PUT /1.6/company` (issue #21): the caller's own company profile, and `invoicing.company.get`,
  * the profile as printed on documents. Transport and the one rule of the record (jsvat on vatNumber).
  */
+
 import {
   type Company,
   type CompanyTaxProfile,
@@ -16,6 +17,7 @@ import { composeAddress } from '../domain/address.js';
 import { endpointOf, formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { normalizeVatNumber } from '../domain/vat-number.js';
 import { CompanyProfileEntity } from '../persistence/entities.js';
+import { assertPeppolIdFree } from '../store/e-invoice-delivery.store.js';
 
 type ProfileRow = InstanceType<typeof CompanyProfileEntity.class>;
 type X = { em: Ctx['em'] };
@@ -62,6 +64,7 @@ export function registerCompany(kit: ServiceKit): void {
       const vat = normalizeVatNumber(input.vatNumber, input.country);
       if (!vat.ok) throw validationFailed([{ path: 'vatNumber', message: vat.message }]);
       const p = await profileOf(ctx);
+      await assertPeppolIdFree(ctx.em, input.peppolId, ctx.companyId!);
       ctx.em.assign(p, {
         name: input.name,
         companyNumber: input.companyNumber ?? null,

@@ -1,16 +1,24 @@
-/** E-invoice endpoints (issue #21): transport only. */
+/** E-invoice endpoints (issues #21, #23): transport only. */
 import {
+  findCompanyByPeppolId,
+  getEInvoiceHistory,
   getPurchaseEInvoice,
   getSalesEInvoice,
   issueSalesEInvoice,
+  pendingEInvoiceTransmissions,
   receivePurchaseEInvoice,
+  reportEInvoiceStatus,
+  resendSalesEInvoice,
 } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
 import type { InvoicingDeps } from '../application/sales-invoice.service.js';
+import * as delivery from '../commands/e-invoice-delivery.js';
 import { receivePurchaseEInvoice as receive } from '../commands/receive-purchase-e-invoice.js';
 import * as sales from '../commands/sales-e-invoice.js';
 import * as purchaseReads from '../queries/purchase-invoices.js';
+import { companyByPeppolId, pendingTransmissions } from '../store/e-invoice-delivery.store.js';
 
 type X = { em: Ctx['em'] };
 
@@ -39,6 +47,46 @@ export function registerEInvoices(deps: InvoicingDeps): void {
     kit.service,
     getPurchaseEInvoice,
     ({ id }, ctx) => purchaseReads.getPurchaseEInvoice(ctx, id),
+    o,
+  );
+  // Issue #23: delivery.
+  serve<typeof reportEInvoiceStatus, X>(
+    kit.service,
+    reportEInvoiceStatus,
+    ({ invoiceId, ...report }, ctx) => {
+      if (!ctx.companyId)
+        throw new AppError(
+          ErrorKind.invalid,
+          ErrorCode.BadRequest,
+          'a status report names its company (Company-Id)',
+        );
+      return delivery.reportStatus(deps, ctx, invoiceId, report);
+    },
+    o,
+  );
+  serve<typeof getEInvoiceHistory, X>(
+    kit.service,
+    getEInvoiceHistory,
+    ({ id }, ctx) => delivery.eInvoiceHistory(ctx, id),
+    o,
+  );
+  serve<typeof resendSalesEInvoice, X>(
+    kit.service,
+    resendSalesEInvoice,
+    ({ id }, ctx) => delivery.resendEInvoice(deps, ctx, id),
+    o,
+  );
+  // The connector's look-ups across companies (its NATS user and the gateway's may send them).
+  serve<typeof pendingEInvoiceTransmissions, X>(
+    kit.service,
+    pendingEInvoiceTransmissions,
+    async ({ limit }, ctx) => ({ items: await pendingTransmissions(ctx.em, limit) }),
+    o,
+  );
+  serve<typeof findCompanyByPeppolId, X>(
+    kit.service,
+    findCompanyByPeppolId,
+    async ({ peppolId }, ctx) => ({ companyId: await companyByPeppolId(ctx.em, peppolId) }),
     o,
   );
 }

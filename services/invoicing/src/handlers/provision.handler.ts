@@ -4,6 +4,7 @@
  * current and next year, the default SalesInvoice (`OF`) and PurchaseInvoice (`DF`) ordners, payment and
  * delivery types, and the bank account when an IBAN is given. Idempotent per company.
  */
+
 import { provisionCompany } from '@bm/contracts';
 import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
@@ -19,6 +20,7 @@ import {
   VatCodeEntity,
   VatParagraphEntity,
 } from '../persistence/entities.js';
+import { assertPeppolIdFree } from '../store/e-invoice-delivery.store.js';
 
 export const DEFAULT_PAYMENT_TYPES: [string, string][] = [
   ['PP', 'Prevodný príkaz'],
@@ -41,6 +43,7 @@ export function registerProvision(kit: ServiceKit): void {
       const companyId = profile.companyId;
       em.setFilterParams('company', { companyId });
       if (await em.count(CompanyProfileEntity, {})) return { created: {} as Record<string, number> };
+      await assertPeppolIdFree(em, profile.peppolId, companyId);
       const id = () => crypto.randomUUID();
       em.create(CompanyProfileEntity, {
         id: id(),

@@ -8,6 +8,7 @@ import { accountingEntryEntity, ordnerCounterEntity, ordnerEntity, outboxEntity 
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import {
   EInvoiceDocumentEntity,
+  EInvoiceStatusChangeEntity,
   PaymentEntity,
   PurchaseInvoiceEntity,
   PurchaseInvoiceRowEntity,
@@ -58,6 +59,7 @@ export const entities = [
   PurchaseInvoiceEntity,
   PurchaseInvoiceRowEntity,
   EInvoiceDocumentEntity,
+  EInvoiceStatusChangeEntity,
   AccountingEntryEntity,
   OutboxEntity,
   ProcessedEventEntity,

@@ -204,9 +204,37 @@ export const EInvoiceDocumentEntity = defineEntity({
     partyKey: p.string().length(60).nullable(),
     externalNumber: p.string().length(50).nullable(),
     createdAt: p.datetime(),
+    // Issue #23: the delivery of an issued document (null for received ones).
+    deliveryStatus: p.string().length(12).nullable(),
+    attempt: p.integer().default(0),
+    transmissionId: p.string().length(100).nullable(),
+    deliveredAt: p.datetime().nullable(),
+    mls: p.string().length(2).nullable(),
+    reasons: p.json<{ code: string; message: string }[]>().nullable(),
+    statusAt: p.datetime().nullable(),
   },
   uniques: [
     { properties: ['companyId', 'direction', 'documentId'] },
     { properties: ['companyId', 'direction', 'partyKey', 'externalNumber'] },
   ],
+});
+
+/** Every change of an issued e-invoice's delivery status (issue #23), oldest first by `seq`. */
+export const EInvoiceStatusChangeEntity = defineEntity({
+  name: 'EInvoiceStatusChange',
+  tableName: 'e_invoice_status_change',
+  schema: SCHEMA,
+  filters: companyFilter,
+  properties: {
+    ...tenantColumns(),
+    invoiceId: p.uuid(),
+    seq: p.integer(),
+    attempt: p.integer(),
+    status: p.string().length(12),
+    transmissionId: p.string().length(100).nullable(),
+    mls: p.string().length(2).nullable(),
+    reasons: p.json<{ code: string; message: string }[]>(),
+    at: p.datetime(),
+  },
+  uniques: [{ properties: ['companyId', 'invoiceId', 'seq'] }],
 });

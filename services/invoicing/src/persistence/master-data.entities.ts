@@ -34,7 +34,8 @@ export const CompanyProfileEntity = defineEntity({
     phone: p.string().length(50).nullable(),
     peppolId: p.string().length(60).nullable(),
   },
-  uniques: [{ properties: ['companyId'] }],
+  // A peppolId belongs to one company (issue #23: received documents are routed by it).
+  uniques: [{ properties: ['companyId'] }, { properties: ['peppolId'] }],
 });
 
 export const PartnerEntity = defineEntity({

@@ -22,7 +22,8 @@ import {
   SalesInvoiceEntity,
   SalesInvoiceRowEntity,
 } from '../persistence/entities.js';
-import { findArchived } from '../store/e-invoice.store.js';
+import { type ArchiveRow, findArchived } from '../store/e-invoice.store.js';
+import { deliveryDto } from '../store/e-invoice-delivery.store.js';
 
 type InvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
 type RowRow = InstanceType<typeof SalesInvoiceRowEntity.class>;
@@ -31,7 +32,7 @@ type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
 
 /**
  * The reply of one sales invoice: stored fields, state and balance as of `today`, and the e-invoice
- * status (`issued` with its time and SHA-256 when `issued` is given, else `draft`).
+ * delivery (issue #23: from the issued document when `issued` is given, else `draft`).
  */
 export function salesInvoiceReply(
   inv: InvoiceRow,
@@ -39,7 +40,7 @@ export function salesInvoiceReply(
   payments: PaymentRow[],
   entries: EntryRow[],
   today: string,
-  issued: { sha256: string; createdAt: Date } | null = null,
+  issued: ArchiveRow | null = null,
 ): SalesInvoice {
   const { state, balance } = stateOf(inv, payments, today);
   return {
@@ -111,9 +112,7 @@ export function salesInvoiceReply(
       .sort((a, b) => (a.date < b.date ? -1 : 1))
       .map((p) => ({ id: p.id, amount: p.amount, date: p.date })),
     accountingEntries: entryDtos(entries),
-    eInvoice: issued
-      ? { status: 'issued', issuedAt: new Date(issued.createdAt).toISOString(), sha256: issued.sha256 }
-      : { status: 'draft', issuedAt: null, sha256: null },
+    eInvoice: deliveryDto(issued ?? null),
   };
 }
 
@@ -153,6 +152,12 @@ export async function listSalesInvoices(
     where.push(`i."state" = ?`);
     params.push(q.state);
   }
+  const eInvoiceStatusSql = `coalesce((select d."delivery_status" from "invoicing"."e_invoice_document" d
+      where d."company_id" = i."company_id" and d."direction" = 'issued' and d."document_id" = i."id"), 'draft')`;
+  if (q.eInvoiceStatus) {
+    where.push(`${eInvoiceStatusSql} = ?`);
+    params.push(q.eInvoiceStatus);
+  }
   const whereSql = where.join(' and ');
   const [{ count }] = await ctx.em.execute<{ count: string }[]>(
     `select count(*)::text as "count" ${fromSql} where ${whereSql}`,
@@ -169,7 +174,7 @@ export async function listSalesInvoices(
             i."symbol_variable", i."warehouse_record_no", i."currency", i."bank_account_id", ba."iban", i."vat_code",
             i."sum_base"::text, i."sum_vat"::text, i."sum_total"::text, i."vat_summary",
             case when i."cancelled" then '0' else (i."sum_total" - coalesce(p."paid_to_date", 0))::text end as "balance",
-            i."state"
+            i."state", ${eInvoiceStatusSql} as "e_invoice_status"
        from page join "invoicing"."sales_invoice" i on i."id" = page."id"
        join "invoicing"."ordner" o on o."id" = i."ordner_id"
        left join "invoicing"."bank_account" ba on ba."id" = i."bank_account_id"
@@ -208,6 +213,7 @@ export async function listSalesInvoices(
       vatSummary: r.vat_summary,
       balance: r.balance,
       state: r.state,
+      eInvoiceStatus: r.e_invoice_status,
     })),
   };
 }

@@ -3,22 +3,23 @@
  * build a sales invoice's e-invoice. No messaging here: what other services own (unit codes) is passed in.
  */
 import { createHash } from 'node:crypto';
-import { type EInvoiceIssuedEvent, InvoiceEventSubjects } from '@bm/contracts';
+import type { EInvoiceIssuedEvent } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
-import { type EntityManager, enqueueEvent } from '@bm/service-kit';
+import type { EntityManager } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
+import { issuedState } from '../domain/e-invoice/delivery.js';
 import type { EInvoiceSource, VatCodeInfo } from '../domain/e-invoice/source.js';
 import {
   BankAccountEntity,
   CompanyProfileEntity,
   EInvoiceDocumentEntity,
-  OutboxEntity,
   PartnerEntity,
   SalesInvoiceEntity,
   SalesInvoiceRowEntity,
   VatCodeEntity,
   VatParagraphEntity,
 } from '../persistence/entities.js';
+import { appendChange } from './e-invoice-delivery.store.js';
 
 export type ArchiveRow = InstanceType<typeof EInvoiceDocumentEntity.class>;
 
@@ -84,17 +85,19 @@ export async function lockSalesInvoice(tx: EntityManager, id: string): Promise<{
 }
 
 /**
- * Archives an issued e-invoice's frozen bytes and enqueues its `events.invoicing.e-invoice-issued` in the
- * issuing transaction (the outbox relay publishes it after the commit).
+ * Archives an issued e-invoice's frozen bytes with its delivery at `issued` (attempt 1, the first history
+ * row, issue #23) and enqueues `events.invoicing.e-invoice-issued` and the status event in the issuing
+ * transaction (the outbox relay publishes them after the commit).
  */
-export function archiveIssued(
+export async function archiveIssued(
   tx: EntityManager,
   companyId: string,
   invoiceId: string,
   doc: { documentType: string; bytes: Buffer; sha256: string; senderId: string; receiverId: string },
   now: Date,
   event: EInvoiceIssuedEvent,
-): void {
+): Promise<void> {
+  const state = issuedState();
   tx.create(EInvoiceDocumentEntity, {
     id: crypto.randomUUID(),
     companyId,
@@ -104,8 +107,12 @@ export function archiveIssued(
     partyKey: null,
     externalNumber: null,
     createdAt: now,
+    deliveryStatus: state.status,
+    attempt: state.attempt,
+    reasons: [],
+    statusAt: now,
   });
-  enqueueEvent(tx, OutboxEntity, companyId, InvoiceEventSubjects.eInvoiceIssued, event);
+  await appendChange(tx, companyId, invoiceId, state, now, event);
 }
 
 /** True when the invoice's e-invoice is issued (its data are frozen: PUT → 409 InvalidState). */

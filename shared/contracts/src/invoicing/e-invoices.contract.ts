@@ -5,6 +5,7 @@
  */
 import { defineContract } from '../contract.js';
 import { Guid, z } from '../primitives.js';
+import { EInvoiceDeliveryStatus } from './e-invoice-delivery.contract.js';
 import { PurchaseInvoice } from './invoices.contract.js';
 
 /**
@@ -12,7 +13,8 @@ import { PurchaseInvoice } from './invoices.contract.js';
  * base64 of its UTF-8 bytes; `draft` is built anew on every read, `issued` is the frozen bytes.
  */
 export const SalesEInvoice = z.object({
-  status: z.enum(['draft', 'issued']),
+  /** `draft`, or once issued its delivery status (issue #23). */
+  status: EInvoiceDeliveryStatus,
   /** The XML bytes, base64. */
   document: z.string(),
   sha256: z.string(),
@@ -72,5 +74,7 @@ export const EInvoiceIssuedEvent = z.object({
   sha256: z.string(),
   issuedAt: z.string(),
   document: z.string(),
+  /** The transmission attempt (issue #23): 1, then +1 for each resend of the same bytes. */
+  attempt: z.number().int().min(1).default(1),
 });
 export type EInvoiceIssuedEvent = z.infer<typeof EInvoiceIssuedEvent>;

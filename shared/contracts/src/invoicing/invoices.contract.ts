@@ -3,6 +3,7 @@
  * `invoicing.<resource>.<verb>`. Amounts are in the company currency with 2 decimals unless stated;
  * unit prices and quantities 4 decimals; rates in percent; dates `YYYY-MM-DD`.
  */
+
 import { dec } from '@bm/money';
 import { defineContract } from '../contract.js';
 import {
@@ -19,6 +20,7 @@ import {
   z,
 } from '../primitives.js';
 import { AccountingEntry } from '../warehouse/documents.contract.js';
+import { EInvoiceDelivery, EInvoiceDeliveryStatus } from './e-invoice-delivery.contract.js';
 
 const Code = () => z.string().trim().min(1).max(30);
 const nonZero = (v: string) => !/^-?0+(\.0+)?$/.test(v);
@@ -218,12 +220,11 @@ export const SalesInvoice = z.object({
   balance: Amount(),
   payments: z.array(Payment),
   accountingEntries: z.array(AccountingEntry),
-  /** Extension (issue #21): the e-invoice, `draft` until issued; `issued` freezes the invoice (PUT → 409). */
-  eInvoice: z.object({
-    status: z.enum(['draft', 'issued']),
-    issuedAt: z.string().nullable(),
-    sha256: z.string().nullable(),
-  }),
+  /**
+   * Extension (issues #21, #23): the e-invoice, `draft` until issued (issuing freezes the invoice: PUT →
+   * 409), then its delivery through the Peppol network.
+   */
+  eInvoice: EInvoiceDelivery,
 });
 export type SalesInvoice = z.infer<typeof SalesInvoice>;
 
@@ -258,6 +259,8 @@ export const SalesInvoiceListItem = z.object({
   vatSummary: z.array(VatSummaryLine),
   balance: Amount(),
   state: InvoiceState,
+  /** Extension (issue #23): the e-invoice's delivery status (`draft` when not issued). */
+  eInvoiceStatus: EInvoiceDeliveryStatus,
 });
 
 /** List query: paging plus the filter extensions. */
@@ -266,6 +269,8 @@ export const SalesInvoiceListQuery = PageQuery.extend({
   dateTo: DateOnly().optional(),
   partnerId: Guid().optional(),
   state: InvoiceState.optional(),
+  /** Extension (issue #23): only invoices whose e-invoice has this delivery status (`draft`: not issued). */
+  eInvoiceStatus: EInvoiceDeliveryStatus.optional(),
 });
 
 export const createSalesInvoice = defineContract({
@@ -446,6 +451,7 @@ export const InvoiceEventSubjects = {
   salesInvoiceUpdated: 'events.invoicing.sales-invoice-updated',
   purchaseInvoiceCreated: 'events.invoicing.purchase-invoice-created',
   eInvoiceIssued: 'events.invoicing.e-invoice-issued',
+  eInvoiceStatusChanged: 'events.invoicing.e-invoice-status-changed',
 } as const;
 export const InvoiceEvent = z.object({
   eventId: Guid(),

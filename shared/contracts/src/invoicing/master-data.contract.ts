@@ -2,6 +2,7 @@
  * Invoicing-owned master data (DESIGN §4, §6): partners, VAT codes with paragraphs, accounting periods,
  * bank accounts and the simple code lists. Subjects `invoicing.<resource>.<verb>`.
  */
+import { AccessPointTransport } from '../access-point/participants.contract.js';
 import { defineContract } from '../contract.js';
 import { CodeList, CodeListInput, crudContracts } from '../crud.js';
 import { Bool, Country, DateOnly, decimal, Guid, Iban, Int, PeppolId, Text, z } from '../primitives.js';
@@ -219,6 +220,14 @@ export const Company = z.object({
   peppolId: z.string().nullable(),
   /** Read-only: the endpoint id e-invoices carry (the `peppolId`, else the default of docs/decisions.md). */
   peppolEndpoint: z.string().nullable(),
+  /**
+   * Read-only (issue #23): whether the access-point connector has `peppolId` registered on the network
+   * (`registered` null when its transport cannot tell); null without a `peppolId` or when no connector runs.
+   */
+  peppolNetwork: z
+    .object({ transport: AccessPointTransport, registered: z.boolean().nullable() })
+    .nullable()
+    .optional(),
   ossRegistered: z.boolean(),
   currency: z.string(),
   timeZone: z.string(),
