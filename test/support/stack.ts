@@ -24,6 +24,8 @@ import {
   IdentityService,
 } from '../../gateway/src/identity/identity.service.js';
 import { ormOptions as identityOrm } from '../../gateway/src/identity/orm-options.js';
+import { loadConfig as accessPointConfig } from '../../services/access-point/src/config.js';
+import { type RunningAccessPoint, startAccessPoint } from '../../services/access-point/src/service.js';
 import { startInvoicing } from '../../services/invoicing/src/service.js';
 import { startReporting } from '../../services/reporting/src/service.js';
 import { startWarehouse, type WarehouseService } from '../../services/warehouse/src/service.js';
@@ -52,6 +54,11 @@ export interface Stack {
   startReplica(name: ServiceName): Promise<RunningService>;
   /** Stops every replica of a service. */
   stopService(name: ServiceName): Promise<void>;
+  /**
+   * Starts the access-point connector (issue #23) as its own NATS user, with a durable consumer of its
+   * own (`PEPPOL_CONSUMER`, unique per call unless given); stopped with the stack unless stopped before.
+   */
+  startAccessPoint(env?: Record<string, string>): Promise<RunningAccessPoint>;
   /** Creates a company through `POST /admin/companies` and returns a client bound to it. */
   company(input?: Partial<CreateCompanyInput>): Promise<Client>;
   stop(): Promise<void>;
@@ -297,6 +304,7 @@ export async function startStack(
   const nc = await natsConnect('gateway');
   const identity = new IdentityService(orm, nc);
   const authStores: pg.Pool[] = [];
+  const accessPoints: RunningAccessPoint[] = [];
   /** One gateway app on the stack's database and NATS; each has its own caches, as a replica does. */
   const gatewayApp = () => {
     const authStore = new pg.Pool({ connectionString: roleUrls.gateway, max: 3 });
@@ -349,6 +357,27 @@ export async function startStack(
     gatewayReplica: gatewayApp,
     replicas,
     startReplica,
+    startAccessPoint: async (env = {}) => {
+      const ap = await startAccessPoint(
+        accessPointConfig({
+          NATS_URL: natsUrl,
+          ...natsEnv(natsCredentials, 'access-point'),
+          LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+          PEPPOL_CONSUMER: `ap-${crypto.randomUUID().slice(0, 8)}`,
+          PEPPOL_FORWARDING_PORT: '0',
+          ...env,
+        }),
+      );
+      let stopped = false;
+      const stop = ap.stop;
+      ap.stop = async () => {
+        if (stopped) return;
+        stopped = true;
+        await stop();
+      };
+      accessPoints.push(ap);
+      return ap;
+    },
     stopService: async (name) => {
       await Promise.all(replicas[name].map((r) => r.stop()));
       replicas[name] = [];
@@ -371,6 +400,7 @@ export async function startStack(
       return clientFor(r.body);
     },
     stop: async () => {
+      await Promise.all(accessPoints.map((a) => a.stop().catch(() => undefined)));
       for (const list of Object.values(replicas)) await Promise.all(list.map((r) => r.stop()));
       await nc.drain().catch(() => undefined);
       await Promise.all(authStores.map((p) => p.end().catch(() => undefined)));

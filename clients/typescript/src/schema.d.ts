@@ -67,7 +67,7 @@ export interface paths {
         };
         /**
          * The sales invoice as a Peppol BIS Billing 3.0 e-invoice (draft, or the frozen issued bytes)
-         * @description UBL 2.1 Invoice (380) or CreditNote (381). Header `E-Invoice-Status` is `draft` before issue and `issued` after; issued bytes never change and carry `ETag` of their SHA-256. 422 EInvoiceNotValid when the invoice cannot be an e-invoice (the rule ids in `errors`).
+         * @description UBL 2.1 Invoice (380) or CreditNote (381). Header `E-Invoice-Status` is `draft` before issue, then the delivery status (`issued`, `queued`, `sent`, `delivered`, `rejected`, `failed`); issued bytes never change and carry `ETag` of their SHA-256. 422 EInvoiceNotValid when the invoice cannot be an e-invoice (the rule ids in `errors`).
          */
         get: operations["getSalesInvoicesByIdEInvoice"];
         put?: never;
@@ -113,6 +113,46 @@ export interface paths {
         get: operations["getPurchaseInvoicesByIdEInvoice"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/sales/invoices/{id}/e-invoice/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change of the e-invoice's delivery status, oldest first (issue #23)
+         * @description `issued`, `queued`, `sent`, then `delivered` (MLS `AP`/`AB`), `rejected` (MLS `RE` or refused by the access point, with `reasons`) or `failed`; a resend starts the next `attempt`. Empty before issue.
+         */
+        get: operations["getSalesInvoicesByIdEInvoiceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/sales/invoices/{id}/e-invoice/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the same e-invoice bytes again after the delivery failed (issue #23)
+         * @description Only when the delivery status is `failed` (409 InvalidState otherwise): the next attempt, status `issued`, handed to the access point again. Replies with the invoice's `eInvoice`.
+         */
+        post: operations["postSalesInvoicesByIdEInvoiceResend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1499,7 +1539,8 @@ export interface operations {
             /** @description The e-invoice */
             200: {
                 headers: {
-                    "E-Invoice-Status"?: "draft" | "issued";
+                    /** @description `draft`, or the delivery status of the issued e-invoice (issue #23) */
+                    "E-Invoice-Status"?: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                     /** @description SHA-256 of the issued bytes (issued only) */
                     ETag?: string;
                     [name: string]: unknown;
@@ -1652,7 +1693,8 @@ export interface operations {
             /** @description Issued */
             201: {
                 headers: {
-                    "E-Invoice-Status"?: "issued";
+                    /** @description The delivery status */
+                    "E-Invoice-Status"?: string;
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2088,6 +2130,346 @@ export interface operations {
                 };
                 content: {
                     "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSalesInvoicesByIdEInvoiceHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @enum {string} */
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
+                            at: string;
+                            attempt: number;
+                            transmissionId: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                        }[];
+                    };
+                    "application/xml": {
+                        items: {
+                            /** @enum {string} */
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
+                            at: string;
+                            attempt: number;
+                            transmissionId: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postSalesInvoicesByIdEInvoiceResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery after the resend */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
+                        issuedAt: string | null;
+                        sha256: string | null;
+                        transmissionId: string | null;
+                        deliveredAt: string | null;
+                        /** @enum {string|null} */
+                        mls: "AP" | "AB" | "RE" | null;
+                        reasons: {
+                            code: string;
+                            message: string;
+                        }[];
+                        attempt: number;
+                    };
+                    "application/xml": {
+                        /** @enum {string} */
+                        status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
+                        issuedAt: string | null;
+                        sha256: string | null;
+                        transmissionId: string | null;
+                        deliveredAt: string | null;
+                        /** @enum {string|null} */
+                        mls: "AP" | "AB" | "RE" | null;
+                        reasons: {
+                            code: string;
+                            message: string;
+                        }[];
+                        attempt: number;
+                    };
                 };
             };
             /** @description ValidationFailed or BadRequest */
@@ -5051,6 +5433,7 @@ export interface operations {
                 dateTo?: string;
                 partnerId?: string;
                 state?: "issued" | "partiallyPaid" | "paid" | "cancelled";
+                eInvoiceStatus?: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
             };
             header?: never;
             path?: never;
@@ -5119,6 +5502,8 @@ export interface operations {
                             balance: number;
                             /** @enum {string} */
                             state: "issued" | "partiallyPaid" | "paid" | "cancelled";
+                            /** @enum {string} */
+                            eInvoiceStatus: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                         }[];
                     };
                     "application/xml": {
@@ -5176,6 +5561,8 @@ export interface operations {
                             balance: number;
                             /** @enum {string} */
                             state: "issued" | "partiallyPaid" | "paid" | "cancelled";
+                            /** @enum {string} */
+                            eInvoiceStatus: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                         }[];
                     };
                 };
@@ -5614,9 +6001,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                     "application/xml": {
@@ -5748,9 +6144,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                 };
@@ -5884,6 +6289,7 @@ export interface operations {
                 dateTo?: string;
                 partnerId?: string;
                 state?: "issued" | "partiallyPaid" | "paid" | "cancelled";
+                eInvoiceStatus?: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
             };
             header?: never;
             path: {
@@ -5955,6 +6361,8 @@ export interface operations {
                             balance: number;
                             /** @enum {string} */
                             state: "issued" | "partiallyPaid" | "paid" | "cancelled";
+                            /** @enum {string} */
+                            eInvoiceStatus: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                         }[];
                     } | {
                         /** Format: uuid */
@@ -6085,9 +6493,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                     "application/xml": {
@@ -6145,6 +6562,8 @@ export interface operations {
                             balance: number;
                             /** @enum {string} */
                             state: "issued" | "partiallyPaid" | "paid" | "cancelled";
+                            /** @enum {string} */
+                            eInvoiceStatus: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                         }[];
                     } | {
                         /** Format: uuid */
@@ -6275,9 +6694,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                 };
@@ -6711,9 +7139,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                     "application/xml": {
@@ -6845,9 +7282,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                 };
@@ -7136,9 +7582,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                     "application/xml": {
@@ -7270,9 +7725,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                 };
@@ -7546,9 +8010,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                     "application/xml": {
@@ -7680,9 +8153,18 @@ export interface operations {
                         }[];
                         eInvoice: {
                             /** @enum {string} */
-                            status: "draft" | "issued";
+                            status: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                             issuedAt: string | null;
                             sha256: string | null;
+                            transmissionId: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {string|null} */
+                            mls: "AP" | "AB" | "RE" | null;
+                            reasons: {
+                                code: string;
+                                message: string;
+                            }[];
+                            attempt: number;
                         };
                     };
                 };
@@ -19542,6 +20024,11 @@ export interface operations {
                         phone: string | null;
                         peppolId: string | null;
                         peppolEndpoint: string | null;
+                        peppolNetwork?: {
+                            /** @enum {string} */
+                            transport: "loopback" | "phoss" | "folder";
+                            registered: boolean | null;
+                        } | null;
                         ossRegistered: boolean;
                         currency: string;
                         timeZone: string;
@@ -19562,6 +20049,11 @@ export interface operations {
                         phone: string | null;
                         peppolId: string | null;
                         peppolEndpoint: string | null;
+                        peppolNetwork?: {
+                            /** @enum {string} */
+                            transport: "loopback" | "phoss" | "folder";
+                            registered: boolean | null;
+                        } | null;
                         ossRegistered: boolean;
                         currency: string;
                         timeZone: string;
@@ -19766,6 +20258,11 @@ export interface operations {
                         phone: string | null;
                         peppolId: string | null;
                         peppolEndpoint: string | null;
+                        peppolNetwork?: {
+                            /** @enum {string} */
+                            transport: "loopback" | "phoss" | "folder";
+                            registered: boolean | null;
+                        } | null;
                         ossRegistered: boolean;
                         currency: string;
                         timeZone: string;
@@ -19786,6 +20283,11 @@ export interface operations {
                         phone: string | null;
                         peppolId: string | null;
                         peppolEndpoint: string | null;
+                        peppolNetwork?: {
+                            /** @enum {string} */
+                            transport: "loopback" | "phoss" | "folder";
+                            registered: boolean | null;
+                        } | null;
                         ossRegistered: boolean;
                         currency: string;
                         timeZone: string;

@@ -33,7 +33,10 @@ export function natsAuthorizationConfig(creds: NatsCredentials): string {
   const users = (Object.keys(NATS_PERMISSIONS) as NatsUserName[]).map((name) => {
     const p = NATS_PERMISSIONS[name];
     // Services answer requests: they may publish to the reply subject of a request they received.
-    const responder = (SERVICE_PROCESSES as readonly string[]).includes(name) && name !== 'gateway';
+    // The access-point connector answers the gateway's `access-point.participants.get` (issue #23).
+    const responder =
+      ((SERVICE_PROCESSES as readonly string[]).includes(name) && name !== 'gateway') ||
+      name === 'access-point';
     return `    {
       user: ${JSON.stringify(creds[name].user)}
       password: ${JSON.stringify(creds[name].password)}

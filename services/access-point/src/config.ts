@@ -1,0 +1,54 @@
+/** Configuration of the access-point connector (issue #23), parsed once from the environment. */
+import { AccessPointTransport } from '@bm/contracts';
+import { parseEnv, ServiceEnv } from '@bm/service-kit';
+import { z } from 'zod';
+
+export const AccessPointEnv = ServiceEnv.pick({
+  NATS_URL: true,
+  LOG_LEVEL: true,
+  NATS_USER: true,
+  NATS_PASSWORD: true,
+}).extend({
+  /** Which access point carries the documents: `loopback` (this stack is the network), `phoss`, `folder`. */
+  PEPPOL_AP: AccessPointTransport.default('loopback'),
+  /** phoss-ap's base URL and API token (`X-Token`). */
+  PEPPOL_AP_URL: z.string().url().optional(),
+  PEPPOL_AP_TOKEN: z.string().min(1).optional(),
+  /** The forwarding listener (`POST /peppol/inbound`) for phoss-ap's `http_post_sync`. */
+  PEPPOL_FORWARDING_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  /** The shared secret phoss-ap sends as `Authorization: Bearer …` (a custom forwarding header). */
+  PEPPOL_FORWARDING_SECRET: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  /** Bind address of the forwarding listener (loopback unless set). */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** The folder provider's directories. */
+  PEPPOL_OUTBOX_DIR: z.string().min(1).optional(),
+  PEPPOL_INBOX_DIR: z.string().min(1).optional(),
+  /** Name of the durable consumer of issued e-invoices (one per installation sharing a NATS server). */
+  PEPPOL_CONSUMER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default('access-point-e-invoice-issued'),
+  /** How long an unacknowledged issued event waits before it is delivered again, s. */
+  PEPPOL_ACK_WAIT_S: z.coerce.number().int().min(1).max(3600).default(60),
+  /** How often transmissions in the network are followed (phoss), ms; doubled per transmission up to 5 min. */
+  PEPPOL_FOLLOW_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+});
+export type AccessPointConfig = z.infer<typeof AccessPointEnv>;
+
+/**
+ * @throws Error naming the variables a transport needs and lacks
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+): Readonly<AccessPointConfig> {
+  const c = parseEnv(AccessPointEnv, env);
+  const missing =
+    c.PEPPOL_AP === 'phoss'
+      ? (['PEPPOL_AP_URL', 'PEPPOL_AP_TOKEN', 'PEPPOL_FORWARDING_SECRET'] as const).filter((k) => !c[k])
+      : c.PEPPOL_AP === 'folder'
+        ? (['PEPPOL_OUTBOX_DIR', 'PEPPOL_INBOX_DIR'] as const).filter((k) => !c[k])
+        : [];
+  if (missing.length)
+    throw new Error(`invalid configuration: PEPPOL_AP=${c.PEPPOL_AP} needs ${missing.join(', ')}`);
+  return c;
+}

@@ -1,0 +1,208 @@
+/**
+ * The access-point connector process (issue #23): connects to NATS as the user `access-point`, consumes
+ * `events.invoicing.e-invoice-issued` with a durable consumer, follows transmissions in the network,
+ * takes received documents in through its transport, and answers `access-point.participants.get`.
+ * No database: what must survive a restart is in invoicing (the delivery state) and in the transport
+ * (the transmission, under its derived id).
+ */
+import {
+  type EInvoiceIssuedEvent,
+  EInvoiceIssuedEvent as EInvoiceIssuedEventSchema,
+  getParticipant,
+  InvoiceEventSubjects,
+  pendingEInvoiceTransmissions,
+} from '@bm/contracts';
+import { createLogger, type Logger } from '@bm/logger';
+import { connect, incoming, type NatsConnection, request, serve } from '@bm/messaging';
+import { EVENTS_STREAM, natsOptions } from '@bm/service-kit';
+import { AckPolicy, DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Svcm } from '@nats-io/services';
+import { companyOf, receiveDocument } from './application/inbound.js';
+import { deliver, giveUp, reportOutcome } from './application/outbound.js';
+import type { AccessPointConfig } from './config.js';
+import { folderTransport } from './transports/folder.js';
+import { loopbackTransport } from './transports/loopback.js';
+import { phossTransport } from './transports/phoss.js';
+import type { Transport } from './transports/transport.js';
+
+/** Deliveries of one event before the connector gives up and reports `failed`. */
+export const MAX_ATTEMPTS = 6;
+
+export interface RunningAccessPoint {
+  transport: Transport;
+  nc: NatsConnection;
+  /** The forwarding listener's port (phoss). */
+  forwardingPort?: number;
+  stop(): Promise<void>;
+}
+
+function transportOf(
+  config: AccessPointConfig,
+  nc: NatsConnection,
+  onPort: (p: number) => void,
+  log: Logger,
+): Transport {
+  const lookup = (endpoint: string) => companyOf(nc, endpoint);
+  switch (config.PEPPOL_AP) {
+    case 'phoss':
+      return phossTransport({
+        url: config.PEPPOL_AP_URL!,
+        token: config.PEPPOL_AP_TOKEN!,
+        forwardingPort: config.PEPPOL_FORWARDING_PORT,
+        forwardingHost: config.HOST,
+        forwardingSecret: config.PEPPOL_FORWARDING_SECRET!,
+        onListening: onPort,
+      });
+    case 'folder':
+      return folderTransport({
+        outbox: config.PEPPOL_OUTBOX_DIR!,
+        inbox: config.PEPPOL_INBOX_DIR!,
+        companyOf: lookup,
+        onError: (e) => log.warn({ err: e.message }, 'inbox scan failed; retrying'),
+      });
+    default:
+      return loopbackTransport({ companyOf: lookup });
+  }
+}
+
+/** Starts the connector; resolves once it consumes. */
+export async function startAccessPoint(config: AccessPointConfig): Promise<RunningAccessPoint> {
+  const log = createLogger('access-point', config.LOG_LEVEL ?? 'info');
+  const nc = await connect(natsOptions(config, 'access-point'));
+  let forwardingPort: number | undefined;
+  const transport = transportOf(config, nc, (p) => (forwardingPort = p), log);
+  const stopInbound = await transport.startInbound(async (bytes, via) => {
+    const r = await receiveDocument(nc, bytes);
+    log.info(
+      {
+        via,
+        ok: r.ok,
+        ...(r.ok ? { companyId: r.companyId, duplicate: r.duplicate } : { code: r.code, reason: r.reason }),
+      },
+      'received document',
+    );
+    return r;
+  });
+
+  const service = await new Svcm(nc).add({ name: 'access-point', version: '1.6.0', queue: 'access-point' });
+  serve(
+    service,
+    getParticipant,
+    async ({ peppolId }) => ({ transport: transport.name, registered: await transport.registered(peppolId) }),
+    { log, nc, instance: service.info().id },
+  );
+
+  let stopped = false;
+  let messages: { stop(): void } | undefined;
+  const handle = async (m: JsMsg) => {
+    let event: EInvoiceIssuedEvent;
+    try {
+      event = EInvoiceIssuedEventSchema.parse(
+        JSON.parse(new TextDecoder().decode(await incoming(nc, m.data, m.headers))),
+      );
+    } catch (e) {
+      log.error({ err: (e as Error).message, seq: m.seq }, 'not an e-invoice-issued event; dropped');
+      m.term();
+      return;
+    }
+    try {
+      await deliver(nc, transport, event);
+      m.ack();
+    } catch (e) {
+      const reason = (e as Error).message;
+      if (m.info.deliveryCount >= MAX_ATTEMPTS) {
+        await giveUp(nc, event, reason).then(
+          () => m.ack(),
+          () => m.nak(30_000),
+        );
+        log.error({ err: reason, invoiceId: event.invoiceId }, 'e-invoice transmission failed for good');
+      } else {
+        log.warn(
+          { err: reason, invoiceId: event.invoiceId, deliveries: m.info.deliveryCount },
+          'e-invoice transmission failed; retrying',
+        );
+        m.nak(Math.min(1000 * 2 ** m.info.deliveryCount, 60_000));
+      }
+    }
+  };
+  const consume = (async () => {
+    while (!stopped) {
+      try {
+        const jsm = await jetstreamManager(nc, { timeout: 2000 });
+        const existing = await jsm.consumers
+          .info(EVENTS_STREAM, config.PEPPOL_CONSUMER)
+          .catch(() => undefined);
+        if (!existing)
+          await jsm.consumers.add(EVENTS_STREAM, {
+            durable_name: config.PEPPOL_CONSUMER,
+            filter_subject: InvoiceEventSubjects.eInvoiceIssued,
+            ack_policy: AckPolicy.Explicit,
+            deliver_policy: DeliverPolicy.All,
+            ack_wait: config.PEPPOL_ACK_WAIT_S * 1_000_000_000,
+            max_deliver: MAX_ATTEMPTS + 5,
+          });
+        const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, config.PEPPOL_CONSUMER);
+        const iter = await consumer.consume({ max_messages: 20 });
+        messages = iter;
+        for await (const m of iter) await handle(m);
+      } catch (e) {
+        if (!stopped) log.warn({ err: (e as Error).message }, 'e-invoice consumer: setup failed; retrying');
+      }
+      if (!stopped) await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+
+  // Transmissions in the network are followed until they end (phoss reports the MLS later).
+  const nextLook = new Map<string, { at: number; every: number }>();
+  const follow = async () => {
+    const { items } = await request(
+      nc,
+      pendingEInvoiceTransmissions,
+      { limit: 500 },
+      { requestId: crypto.randomUUID() },
+    );
+    for (const t of items) {
+      if (stopped) return;
+      // Queued ones may be with the access point already (submitted, not yet in the network).
+      if ((t.status !== 'queued' && t.status !== 'sent') || !t.transmissionId) continue;
+      const key = `${t.invoiceId}:${t.attempt}`;
+      const plan = nextLook.get(key) ?? { at: 0, every: config.PEPPOL_FOLLOW_MS };
+      if (plan.at > Date.now()) continue;
+      const outcome = await transport.follow({ transmissionId: t.transmissionId });
+      const news =
+        outcome !== 'unknown' &&
+        outcome.status !== 'pending' &&
+        !(outcome.status === 'sent' && t.status === 'sent');
+      if (news) await reportOutcome(nc, { ...t, transmissionId: t.transmissionId }, outcome);
+      if (news && outcome.status !== 'sent') nextLook.delete(key);
+      else nextLook.set(key, { at: Date.now() + plan.every, every: Math.min(plan.every * 2, 300_000) });
+    }
+  };
+  let following: Promise<void> = Promise.resolve();
+  const followTimer =
+    transport.name === 'phoss'
+      ? setInterval(() => {
+          following = following
+            .then(follow)
+            .catch((e: Error) => log.warn({ err: e.message }, 'following transmissions failed'));
+        }, config.PEPPOL_FOLLOW_MS)
+      : undefined;
+
+  log.info({ transport: transport.name, forwardingPort }, 'access-point connector running');
+  return {
+    transport,
+    nc,
+    get forwardingPort() {
+      return forwardingPort;
+    },
+    stop: async () => {
+      stopped = true;
+      if (followTimer) clearInterval(followTimer);
+      messages?.stop();
+      await Promise.all([consume, following]);
+      await stopInbound();
+      await service.stop().catch(() => undefined);
+      await nc.drain().catch(() => undefined);
+    },
+  };
+}
