@@ -1,6 +1,6 @@
 # One image for every process of the stack; the command picks the process:
 #   gateway:   node --import tsx gateway/src/main.ts
-#   services:  node --import tsx services/<warehouse|invoicing|reporting>/src/main.ts
+#   services:  node --import tsx services/<warehouse|invoicing|reporting|access-point>/src/main.ts
 FROM node:24-bookworm-slim
 ENV COREPACK_INTEGRITY_KEYS=0
 WORKDIR /app
@@ -10,6 +10,7 @@ COPY gateway/package.json gateway/
 COPY services/warehouse/package.json services/warehouse/
 COPY services/invoicing/package.json services/invoicing/
 COPY services/reporting/package.json services/reporting/
+COPY services/access-point/package.json services/access-point/
 COPY shared/ shared/
 # Workspace packages the lockfile names (the typed client and the consumer example, issue #14).
 COPY clients/typescript/package.json clients/typescript/

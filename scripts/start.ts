@@ -5,7 +5,7 @@
  *   in `.local/data`, so a restart keeps the demo company). That PostgreSQL is durable (PostgreSQL's
  *   defaults for fsync, synchronous_commit, full_page_writes) and takes a generated password
  *   (`.local/data/postgres-password`, mode 0600) on loopback only (issue #9).
- * - Starts the warehouse, invoicing and reporting services and the gateway as child processes (logs in
+ * - Starts the warehouse, invoicing and reporting services, the access-point connector and the gateway as child processes (logs in
  *   `.local/logs/`), waits until `/health` is green, seeds the demo company once, writes its
  *   credentials to `.local/demo-credentials.json` and prints them with a ready-to-paste curl.
  * - Each process connects to NATS as its own user and, on the local PostgreSQL, as its own role
@@ -16,6 +16,7 @@
  *   PostgreSQL's or nats-server's log) reaches the terminal.
  *
  * Environment: PORT (8080), HOST (127.0.0.1: the gateway's bind address), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info),
+ * PEPPOL_AP (loopback) and the connector's PEPPOL_* settings (docs/operations.md "E-invoice delivery"),
  * LOCAL_DIR (`.local`: data of the local servers, logs, demo credentials and PDFs).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -96,25 +97,29 @@ const env = {
   HOST: host,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
 };
-const processes: [DbProcess, string][] = [
+type ProcessName = DbProcess | 'access-point';
+const processes: [ProcessName, string][] = [
   ['warehouse', 'services/warehouse/src/main.ts'],
   ['invoicing', 'services/invoicing/src/main.ts'],
   ['reporting', 'services/reporting/src/main.ts'],
+  // The Peppol access-point connector (issue #23): loopback unless PEPPOL_AP (and its PEPPOL_* settings,
+  // passed through from this environment) says phoss or folder.
+  ['access-point', 'services/access-point/src/main.ts'],
   ['gateway', 'gateway/src/main.ts'],
 ];
 
-/** Each process's own environment: its NATS user and its database role (issue #12). */
-const envOf = (name: DbProcess) => ({
+/** Each process's own environment: its NATS user and its database role (issue #12); the connector has no database. */
+const envOf = (name: ProcessName) => ({
   ...env,
   ...natsEnv(infra.natsCredentials, name),
-  ...(dbUrls ? { DATABASE_URL: dbUrls[name] } : {}),
+  ...(name === 'access-point' ? { DATABASE_URL: '' } : dbUrls ? { DATABASE_URL: dbUrls[name] } : {}),
 });
 
 /** Restart back-off after an exit: 1 s, doubling to 30 s; reset once a process has run for a minute. */
 const backoff = new Map<string, number>();
 
 /** Starts one process; when it exits while the stack runs, it is started again after a back-off. */
-function launch(name: DbProcess, file: string): void {
+function launch(name: ProcessName, file: string): void {
   const logFile = join(local, 'logs', `${name}.log`);
   const out = createWriteStream(logFile, { flags: 'a' });
   const startedAt = Date.now();

@@ -41,7 +41,8 @@ export type AccessPointConfig = z.infer<typeof AccessPointEnv>;
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
 ): Readonly<AccessPointConfig> {
-  const c = parseEnv(AccessPointEnv, env);
+  // Unset and empty are the same (compose passes `${VAR:-}` as an empty string).
+  const c = parseEnv(AccessPointEnv, Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   const missing =
     c.PEPPOL_AP === 'phoss'
       ? (['PEPPOL_AP_URL', 'PEPPOL_AP_TOKEN', 'PEPPOL_FORWARDING_SECRET'] as const).filter((k) => !c[k])
