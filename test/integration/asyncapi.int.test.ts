@@ -51,6 +51,10 @@ describe('GET /1.6/asyncapi.json', () => {
     const served = new Set<string>();
     for (const list of Object.values(stack.replicas))
       for (const r of list) for (const e of r.kit.service.info().endpoints) served.add(e.subject);
+    // The access-point connector (issue #23) answers its own look-up.
+    const ap = await stack.startAccessPoint();
+    for (const s of ap.subjects) served.add(s);
+    await ap.stop();
     const documented = addresses((a) => !a.startsWith('events.'));
     expect(documented).toEqual([...served].sort());
     // Each has a request message with a payload schema, and a reply channel with reply and error.

@@ -33,6 +33,8 @@ export interface RunningAccessPoint {
   nc: NatsConnection;
   /** The forwarding listener's port (phoss). */
   forwardingPort?: number;
+  /** The request subjects it answers. */
+  subjects: string[];
   stop(): Promise<void>;
 }
 
@@ -144,6 +146,8 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
         const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, config.PEPPOL_CONSUMER);
         const iter = await consumer.consume({ max_messages: 20 });
         messages = iter;
+        // Stopped while this was being set up: end at once instead of consuming.
+        if (stopped) iter.stop();
         for await (const m of iter) await handle(m);
       } catch (e) {
         if (!stopped) log.warn({ err: (e as Error).message }, 'e-invoice consumer: setup failed; retrying');
@@ -195,6 +199,7 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
     get forwardingPort() {
       return forwardingPort;
     },
+    subjects: service.info().endpoints.map((e) => e.subject),
     stop: async () => {
       stopped = true;
       if (followTimer) clearInterval(followTimer);
