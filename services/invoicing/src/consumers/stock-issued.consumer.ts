@@ -75,6 +75,8 @@ export function startStockIssuedConsumer(kit: ServiceKit): () => Promise<void> {
         const consumer = await jetstream(kit.nc).consumers.get(EVENTS_STREAM, STOCK_ISSUED_CONSUMER);
         const iter = await consumer.consume({ max_messages: 100 });
         messages = iter;
+        // Stopped while this was being set up: end at once instead of consuming for ever.
+        if (stopped) iter.stop();
         const delivery = { nc: kit.nc, log: kit.log, service: 'invoicing', consumer: STOCK_ISSUED_CONSUMER };
         for await (const m of iter)
           await processDelivery(delivery, m, (payload) => applyStockIssued(kit, payload));
