@@ -43,15 +43,29 @@ const stops: (() => Promise<void>)[] = [];
 const children: ChildProcess[] = [];
 let stopping: Promise<never> | undefined;
 
-/** Stops the services, then the local servers; exits with `code`. Safe to call more than once. */
+/** How long the processes get to finish their work after SIGTERM before they are killed, ms. */
+const GRACE_MS = 5000;
+
+/**
+ * Stops the services, then the local servers; exits with `code`. Safe to call more than once. A process
+ * that has not exited within {@link GRACE_MS} is killed, so the local PostgreSQL and nats-server are
+ * always stopped, within about 10 s, before this script exits.
+ */
 function stopAll(code: number): Promise<never> {
   stopping ??= (async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) =>
-        c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined,
-      ),
-    );
+    const running = () => children.filter((c) => c.exitCode === null && c.signalCode === null);
+    for (const c of running()) c.kill('SIGTERM');
+    const exited = Promise.all(running().map((c) => new Promise((r) => c.once('exit', r))));
+    const late = await Promise.race([
+      exited.then(() => false),
+      new Promise((r) => setTimeout(() => r(true), GRACE_MS)),
+    ]);
+    if (late) {
+      const stuck = running();
+      console.error(`${stuck.length} process(es) still running after ${GRACE_MS / 1000} s: killing them`);
+      for (const c of stuck) c.kill('SIGKILL');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))]);
+    }
     for (const stop of stops.reverse()) await stop().catch((e) => console.error(String(e)));
     process.exit(code);
   })();
@@ -62,6 +76,58 @@ function stopAll(code: number): Promise<never> {
 // local PostgreSQL running. stopAll is idempotent, so every further signal just waits for the same stop.
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
+// A closed terminal: node would exit at once and leave the servers running.
+process.on('SIGHUP', () => void stopAll(0));
+
+/**
+ * The processes that launched this script, from its parent up to the package manager (`pnpm start`:
+ * pnpm, `sh -c`, the `node` wrapper, tsx's CLI); Linux only (`/proc`), empty elsewhere. SIGTERM to
+ * `pnpm start` ends pnpm but is not passed down that chain, so this script watches it and stops the
+ * stack when any of them is gone, instead of running on, orphaned, with its PostgreSQL (issue #25).
+ */
+function launchers(): number[] {
+  const chain: number[] = [];
+  let pid = process.ppid;
+  for (let depth = 0; depth < 8 && pid > 1; depth++) {
+    let cmd: string;
+    let parent: number;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      // `pid (comm) state ppid …`: the command may contain spaces and parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
+    chain.push(pid);
+    if (/(^|[/\s])(pnpm|npm)(\.c?js)?(\s|$)/.test(cmd)) return chain;
+    pid = parent;
+  }
+  // Not started by a package manager: only tsx's own CLI, when it is the parent.
+  return chain.slice(0, 1).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('tsx');
+    } catch {
+      return false;
+    }
+  });
+}
+const launcherPids = launchers();
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+setInterval(() => {
+  const gone = launcherPids.find((pid) => !alive(pid));
+  if (gone !== undefined && !stopping) {
+    console.error(`the process that started this stack (pid ${gone}) has gone: stopping everything`);
+    void stopAll(0);
+  }
+}, 500).unref();
 
 /** Prints why the start failed and stops what was started. */
 async function fail(message: string): Promise<never> {
