@@ -80,7 +80,9 @@ export function registerEInvoices(deps: InvoicingDeps): void {
   serve<typeof pendingEInvoiceTransmissions, X>(
     kit.service,
     pendingEInvoiceTransmissions,
-    async ({ limit }, ctx) => ({ items: await pendingTransmissions(ctx.em, limit) }),
+    async ({ limit, withinHours }, ctx) => ({
+      items: await pendingTransmissions(ctx.em, limit, withinHours),
+    }),
     o,
   );
   serve<typeof findCompanyByPeppolId, X>(

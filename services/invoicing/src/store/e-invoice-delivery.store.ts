@@ -162,14 +162,18 @@ export async function historyOf(em: EntityManager, invoiceId: string): Promise<E
   );
 }
 
-/** Issued e-invoices of every company not yet at a final status, oldest first (the connector's resume list). */
-export async function pendingTransmissions(em: EntityManager, limit: number) {
+/**
+ * Issued e-invoices of every company not yet at a final status whose status changed within the last
+ * `withinHours`, oldest change first (the connector's follow list).
+ */
+export async function pendingTransmissions(em: EntityManager, limit: number, withinHours = 168) {
   const rows = await em.execute<Record<string, any>[]>(
     `select "company_id", "document_id", "attempt", "delivery_status", "transmission_id", "sender_id", "receiver_id"
        from "invoicing"."e_invoice_document"
       where "direction" = 'issued' and "delivery_status" in ('issued', 'queued', 'sent')
-      order by "status_at" nulls first, "created_at" limit ?`,
-    [limit],
+        and coalesce("status_at", "created_at") > now() - make_interval(hours => ?)
+      order by coalesce("status_at", "created_at") limit ?`,
+    [withinHours, limit],
   );
   return rows.map((r) => ({
     companyId: r.company_id as string,

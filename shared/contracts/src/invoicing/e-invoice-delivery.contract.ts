@@ -100,10 +100,22 @@ export const PendingTransmission = z.object({
   senderId: z.string().nullable(),
   receiverId: z.string().nullable(),
 });
-/** `invoicing.e-invoices.pending` (connector only, every company): issued, queued or sent e-invoices, oldest first. */
+/**
+ * `invoicing.e-invoices.pending` (connector only, every company): issued, queued or sent e-invoices whose
+ * status changed within the last `withinHours` (default a week: a Message Level Status that has not come
+ * by then will not; such a document stays `sent`), oldest change first.
+ */
 export const pendingEInvoiceTransmissions = defineContract({
   subject: 'invoicing.e-invoices.pending',
-  request: z.object({ limit: z.number().int().min(1).max(1000).default(500) }),
+  request: z.object({
+    limit: z.number().int().min(1).max(1000).default(500),
+    withinHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(168),
+  }),
   reply: z.object({ items: z.array(PendingTransmission) }),
 });
 
