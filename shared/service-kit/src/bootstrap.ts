@@ -127,7 +127,7 @@ export async function startService(o: StartOptions): Promise<RunningService> {
 }
 
 /** Runs a service as a process: starts it and stops it gracefully on SIGINT/SIGTERM. */
-export async function runAsProcess(start: () => Promise<RunningService>): Promise<void> {
+export async function runAsProcess(start: () => Promise<Pick<RunningService, 'stop'>>): Promise<void> {
   const running = await start().catch((e) => {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);
