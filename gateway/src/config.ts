@@ -1,5 +1,5 @@
 /** Gateway configuration, parsed once from the environment (DESIGN §8). */
-import { parseEnv, ServiceEnv } from '@bm/service-kit';
+import { parseEnv, ServiceEnv, withOwnDatabase } from '@bm/service-kit';
 import { z } from 'zod';
 
 export const GatewayEnv = ServiceEnv.extend({
@@ -53,4 +53,4 @@ export const GatewayEnv = ServiceEnv.extend({
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env): Readonly<GatewayConfig> =>
-  parseEnv(GatewayEnv, env);
+  parseEnv(GatewayEnv, withOwnDatabase('gateway', env));

@@ -265,12 +265,15 @@ export async function startStack(
      * in-process request shares one client address; the flood test passes the production defaults.
      */
     authLimits?: Partial<GatewayConfig>;
+    /**
+     * Another PostgreSQL server (an admin URL) for some processes' schemas (issue #25 "Per-service
+     * database URLs"): their database and role are made there, the others stay on the test server.
+     */
+    serverOf?: Partial<Record<DbProcess, string>>;
   } = {},
 ): Promise<Stack> {
-  const databaseUrl = await ensureDatabase(
-    inject('pgUrl'),
-    `t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
-  );
+  const databaseName = `t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const databaseUrl = await ensureDatabase(inject('pgUrl'), databaseName);
   const natsUrl = opts.natsUrl ?? inject('natsUrl');
   const natsCredentials: NatsCredentials | undefined = opts.natsUrl
     ? opts.natsCredentials
@@ -279,6 +282,12 @@ export async function startStack(
       : undefined;
   // Each process connects as its own PostgreSQL role that owns only its schema (issue #12).
   const roleUrls = await provisionDbRoles(databaseUrl, JSON.parse(inject('dbRolePasswords')));
+  const otherDatabases: string[] = [];
+  for (const [proc, server] of Object.entries(opts.serverOf ?? {}) as [DbProcess, string][]) {
+    const other = await ensureDatabase(server, databaseName);
+    otherDatabases.push(other);
+    roleUrls[proc] = (await provisionDbRoles(other, JSON.parse(inject('dbRolePasswords'))))[proc];
+  }
   const config = {
     NATS_URL: natsUrl,
     LOG_LEVEL: (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent',
@@ -408,6 +417,7 @@ export async function startStack(
       await Promise.all(authStores.map((p) => p.end().catch(() => undefined)));
       await orm.close();
       await dropDatabase(databaseUrl).catch(() => undefined);
+      for (const other of otherDatabases) await dropDatabase(other).catch(() => undefined);
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Invoicing service configuration, parsed once from the environment. */
-import { parseEnv, ServiceEnv } from '@bm/service-kit';
+import { parseEnv, ServiceEnv, withOwnDatabase } from '@bm/service-kit';
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env) =>
-  parseEnv(ServiceEnv, env);
+  parseEnv(ServiceEnv, withOwnDatabase('invoicing', env));
 export type Config = ReturnType<typeof loadConfig>;

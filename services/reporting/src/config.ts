@@ -1,6 +1,6 @@
 /** Reporting service configuration, parsed once from the environment. */
 import { availableParallelism } from 'node:os';
-import { parseEnv, ServiceEnv } from '@bm/service-kit';
+import { parseEnv, ServiceEnv, withOwnDatabase } from '@bm/service-kit';
 import { z } from 'zod';
 
 export const ReportingEnv = ServiceEnv.extend({
@@ -15,5 +15,5 @@ export const ReportingEnv = ServiceEnv.extend({
 });
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env) =>
-  parseEnv(ReportingEnv, env);
+  parseEnv(ReportingEnv, withOwnDatabase('reporting', env));
 export type Config = z.input<typeof ReportingEnv> & ReturnType<typeof loadConfig>;

@@ -62,3 +62,22 @@ export function parseEnv<S extends z.ZodType>(
   }
   return Object.freeze(r.data);
 }
+
+/** The processes that own a schema, each of which may have its own PostgreSQL server (issue #25). */
+export type SchemaOwner = 'gateway' | 'warehouse' | 'invoicing' | 'reporting';
+
+/**
+ * `env` with `<OWNER>_DATABASE_URL` (or `<OWNER>_DATABASE_URL_FILE`) in place of `DATABASE_URL` when it is
+ * set (issue #25 "Per-service database URLs"): each schema can move to its own PostgreSQL server while the
+ * others keep `DATABASE_URL`. E.g. `WAREHOUSE_DATABASE_URL` for the warehouse.
+ */
+export function withOwnDatabase(
+  owner: SchemaOwner,
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  const prefix = `${owner.toUpperCase()}_DATABASE_URL`;
+  const url = env[prefix];
+  const file = env[`${prefix}_FILE`];
+  if (!url && !file) return env;
+  return { ...env, DATABASE_URL: url || undefined, DATABASE_URL_FILE: url ? undefined : file };
+}
