@@ -2,7 +2,14 @@
  * Identity operations (DESIGN §3): company creation with provisioning of every service, credential
  * verification, memberships. Transport-free: used by the admin routes, the auth middleware and the CLI.
  */
-import { CompanyInput, CompanyProfile, findCompanyByPeppolId, Iban, provisionCompany } from '@bm/contracts';
+import {
+  CompanyInput,
+  CompanyProfile,
+  findCompanyByPeppolId,
+  Iban,
+  isGuid,
+  provisionCompany,
+} from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import { type NatsConnection, parseOrThrow, request, todayIn } from '@bm/messaging';
 import type { MikroORM } from '@bm/service-kit';
@@ -185,8 +192,7 @@ export class IdentityService {
       verifySecret(clientSecret, client?.secretHash ?? DUMMY_HASH),
     ]);
     if (!user || !client || !userOk || !clientOk) return 'unauthorized';
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(companyId))
-      return 'forbidden';
+    if (!isGuid(companyId)) return 'forbidden';
     const id = companyId.toLowerCase();
     if (client.companyId !== id) return 'forbidden';
     const [member, company] = await Promise.all([

@@ -17,9 +17,7 @@
  * 4. **A username under attack** (more than `usernameUnderAttackAfter` failures in the window from
  *    anywhere) is verified at most `usernameUnderAttackPerMinute` times a minute **for addresses that have
  *    themselves failed**; an address with no failure is never slowed by it.
- * 5. **Hashing** runs in a bounded queue served round-robin by address: at most `hashConcurrency` at
- *    once, `hashQueue` waiting in all and `hashQueuePerAddress` per address, so one address's burst
- *    cannot delay another address's first call by more than one verification per other address.
+ * 5. **Hashing** runs in the bounded, address-fair {@link FairHashQueue}.
  *
  * Every refusal is 429 `TooManyRequests` with `Retry-After` and costs no hash.
  */
@@ -29,6 +27,7 @@ import type { Context } from 'hono';
 import { LRUCache } from 'lru-cache';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { FairHashQueue } from './hash-queue.js';
 
 /** Where the shared failure counts live (created by the identity migration Migration20261125000000). */
 export const AUTH_FAILURE_TABLE = { schemaName: 'identity', tableName: 'auth_failure' } as const;
@@ -105,11 +104,7 @@ export class AuthGuard {
   /** The last verification of each (username, address) in flight: the next one waits for it. */
   private readonly pairTail = new Map<string, Promise<unknown>>();
   private readonly pairQueued = new Map<string, number>();
-  private active = 0;
-  private waitingCount = 0;
-  private readonly priority: (() => void)[] = [];
-  /** Waiters per address, served round-robin (Map order: the address served last goes to the end). */
-  private readonly waiting = new Map<string, (() => void)[]>();
+  private readonly hashQueue: FairHashQueue;
 
   constructor(private readonly o: AuthGuardOptions) {
     const window = o.failureWindowSeconds;
@@ -124,6 +119,11 @@ export class AuthGuard {
     this.underAttackRate = failureCounter(o, 'ua', o.usernameUnderAttackPerMinute, 60);
     this.knownGood = new LRUCache({ max: 100_000, ttl: o.knownGoodDays * 86_400_000 });
     this.knownGoodKey = o.knownGoodKey ? Buffer.from(o.knownGoodKey) : randomBytes(32);
+    this.hashQueue = new FairHashQueue({
+      concurrency: o.hashConcurrency,
+      queue: o.hashQueue,
+      perAddress: o.hashQueuePerAddress,
+    });
   }
 
   /**
@@ -137,7 +137,7 @@ export class AuthGuard {
       .update([...attempt.tuple, address].join('\u0000'))
       .digest('base64url');
     if (this.knownGood.has(good)) {
-      const r = await this.hashing(address, true, check);
+      const r = await this.hashQueue.run(address, true, check);
       if (r.outcome === 'ok') return r.value;
       // The password changed since: no longer known good, and an ordinary failure.
       this.knownGood.delete(good);
@@ -179,7 +179,7 @@ export class AuthGuard {
   ): Promise<T> {
     const { address, username } = attempt;
     await this.admit(address, username, pair);
-    const r = await this.hashing(address, false, check);
+    const r = await this.hashQueue.run(address, false, check);
     if (r.outcome === 'ok') this.knownGood.set(good, true);
     else await this.countFailure(address, username, pair);
     return r.value;
@@ -250,47 +250,6 @@ export class AuthGuard {
   private refusal(e: unknown, detail: string) {
     if (e instanceof RateLimiterRes) return tooManyRequests(detail, seconds(e.msBeforeNext));
     return e;
-  }
-
-  /**
-   * Runs a verification in the bounded hashing queue: known-good tuples first, then addresses in turn.
-   * @throws 429 at once when the queue (in all or for this address) is full
-   */
-  private async hashing<T>(address: string, knownGood: boolean, fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.o.hashConcurrency) {
-      if (knownGood) await new Promise<void>((r) => this.priority.push(r));
-      else {
-        const mine = this.waiting.get(address) ?? [];
-        if (this.waitingCount >= this.o.hashQueue || mine.length >= this.o.hashQueuePerAddress)
-          throw tooManyRequests('the server is busy checking credentials; retry in a moment', 1);
-        this.waitingCount++;
-        if (!mine.length) this.waiting.set(address, mine);
-        await new Promise<void>((r) => mine.push(r));
-      }
-    } else this.active++;
-    try {
-      return await fn();
-    } finally {
-      // The slot passes straight to the next waiter (active stays), or is freed.
-      const next = this.next();
-      if (next) next();
-      else this.active--;
-    }
-  }
-
-  private next(): (() => void) | undefined {
-    const urgent = this.priority.shift();
-    if (urgent) return urgent;
-    for (const [address, queue] of this.waiting) {
-      const waiter = queue.shift();
-      this.waiting.delete(address);
-      if (queue.length) this.waiting.set(address, queue);
-      if (waiter) {
-        this.waitingCount--;
-        return waiter;
-      }
-    }
-    return undefined;
   }
 }
 

@@ -9,7 +9,9 @@
  * not failed is refused; a tuple that verified from an address before is admitted from it at once. A
  * `CompanyID` that is not a GUID is answered 403 before any limit is consulted or hash run.
  */
+
 import { createHash } from 'node:crypto';
+import { isGuid } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
@@ -39,8 +41,6 @@ const peerOf = (c: Parameters<MiddlewareHandler>[0]) => () => {
 
 type Verdict = Principal | 'unauthorized' | 'forbidden';
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const unauthorized = (detail: string) => new AppError(ErrorKind.unauthorized, ErrorCode.Unauthorized, detail);
 
 /** Creates the authentication middleware. */
@@ -59,7 +59,7 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
     ].filter(Boolean);
     if (missing.length) throw unauthorized(`missing header ${missing.join(', ')}`);
     // No company has such an id: refused before it costs a verification or a failure budget (issue #22).
-    if (!GUID.test(companyId!.trim()))
+    if (!isGuid(companyId!.trim()))
       throw new AppError(ErrorKind.forbidden, ErrorCode.Forbidden, 'no access to this company');
     const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization!);
     const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';

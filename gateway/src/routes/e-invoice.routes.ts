@@ -17,6 +17,7 @@ import {
   getEInvoiceHistory,
   getPurchaseEInvoice,
   getSalesEInvoice,
+  isGuid,
   issueSalesEInvoice,
   PurchaseInvoice,
   receivePurchaseEInvoice,
@@ -29,8 +30,6 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { parseAccept } from '../http/negotiate.js';
 import { type GatewayEnv, messageContext, operationIdOf, problemResponses, render } from './operation.js';
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface EInvoiceRouteDeps {
   nc: NatsConnection;
@@ -48,7 +47,7 @@ const IdParams = z.object({ id: z.guid().openapi({ description: 'The invoice id 
 /** 404 for a path id that is not a GUID (the same answer as for an unknown `what`). */
 function idOf(c: Context, what: string): string {
   const id = c.req.param('id') ?? '';
-  if (!GUID.test(id)) throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, `${what} not found`);
+  if (!isGuid(id)) throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, `${what} not found`);
   return id.toLowerCase();
 }
 

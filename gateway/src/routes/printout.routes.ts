@@ -9,6 +9,7 @@
  */
 import {
   type CancelPrintout,
+  isGuid,
   PRINTOUT_BUCKET,
   PRINTOUT_CANCEL_SUBJECT,
   Report,
@@ -23,8 +24,6 @@ import { Objm } from '@nats-io/obj';
 import type { Context, MiddlewareHandler } from 'hono';
 import { acceptsExplicitly, parseAccept } from '../http/negotiate.js';
 import { type GatewayEnv, messageContext, operationIdOf, problemResponses, render } from './operation.js';
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PrintoutDeps {
   nc: NatsConnection;
@@ -105,7 +104,7 @@ export function registerPrintoutRoute(
 
   const definition: MiddlewareHandler<GatewayEnv> = async (c) => {
     const id = c.req.param('reportId') ?? '';
-    if (!GUID.test(id))
+    if (!isGuid(id))
       throw validationFailed([
         {
           path: 'path.reportId',
@@ -145,9 +144,7 @@ export function registerPrintoutRoute(
       ...(!q.recordId
         ? [{ path: 'query.recordID', message: 'required: the id of the record to print' }]
         : []),
-      ...(q.recordId && !GUID.test(q.recordId)
-        ? [{ path: 'query.recordID', message: 'expected a GUID' }]
-        : []),
+      ...(q.recordId && !isGuid(q.recordId) ? [{ path: 'query.recordID', message: 'expected a GUID' }] : []),
     ];
     if (errors.length) throw validationFailed(errors);
     const ctx = messageContext(c);

@@ -42,6 +42,9 @@ export const Amount = () => decimal(2);
 
 /** A GUID (any 8-4-4-4-12 hex string). */
 export const Guid = () => z.guid({ message: 'expected a GUID' }).openapi({ format: 'uuid' });
+/** Whether `s` is a GUID in the 8-4-4-4-12 hex form (any case), the check {@link Guid} makes. */
+export const isGuid = (s: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 /**
  * A business date `YYYY-MM-DD`. The gateway turns an ISO date-time into the calendar date in the

@@ -10,6 +10,7 @@ import {
   getCompanyProfile,
   getIssueCard,
   getSalesInvoice,
+  isGuid,
   PRINTOUT_BUCKET,
   PRINTOUT_TTL_MS,
   partners,
@@ -41,7 +42,6 @@ export interface ReportingDeps {
   cancellations?: RenderCancellations;
 }
 
-const isGuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 /** A record id the owner does not know is the same 404 as an unknown report. */
 const orNotFound =
   <T>(what: string) =>
