@@ -9,9 +9,10 @@ import { AppError, ErrorCode, ErrorKind, type FieldError, validationFailed } fro
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { parseJsonLossless } from '../http/codec.js';
+import { problemResponses } from '../http/problem-responses.js';
 import { normalizeInput } from '../http/schema-walk.js';
 import { AddMemberInput, CreateCompanyInput, type IdentityService } from '../identity/identity.service.js';
-import { type GatewayEnv, operationIdOf, problemResponses } from './operation.js';
+import { type GatewayEnv, operationIdOf } from './operation.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 

@@ -29,7 +29,8 @@ import { type NatsConnection, request } from '@bm/messaging';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { parseAccept } from '../http/negotiate.js';
-import { type GatewayEnv, messageContext, operationIdOf, problemResponses, render } from './operation.js';
+import { problemResponses } from '../http/problem-responses.js';
+import { type GatewayEnv, messageContext, operationIdOf, render } from './operation.js';
 
 export interface EInvoiceRouteDeps {
   nc: NatsConnection;

@@ -5,6 +5,7 @@
  * fields → 400, validation with the shared contract, rendering as JSON or XML. Each operation is also
  * registered in the OpenAPI document.
  */
+
 import { type Contract, type ReplyOf, type RequestInputOf, z } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, type FieldError, validationFailed } from '@bm/errors';
 import { type NatsConnection, type RequestContext, request, zodFieldErrors } from '@bm/messaging';
@@ -13,6 +14,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { parseJsonLossless, parseXmlBody, toXml } from '../http/codec.js';
 import type { Format } from '../http/negotiate.js';
 import { documentNullables } from '../http/openapi-nullables.js';
+import { problemResponses } from '../http/problem-responses.js';
 import { normalizeInput, renderOutput } from '../http/schema-walk.js';
 import type { AuthVariables } from '../middleware/auth.js';
 import type { RequestIdVariables } from '../middleware/request-id.js';
@@ -284,70 +286,6 @@ const IdempotencyHeader = z.object({
     example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
   }),
 });
-
-/**
- * A problem answer is JSON or XML, as the request's `Accept` chose (DESIGN §2 "Errors",
- * `sendProblem`): both media types are documented for every problem status (issue #22).
- */
-const problemContent = {
-  'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
-  'application/problem+xml': { schema: { $ref: '#/components/schemas/Problem' } },
-} as any;
-const retryAfter = (required: boolean) => ({
-  'Retry-After': {
-    description: 'Seconds to wait before trying again (RFC 9110 §10.2.3)',
-    required,
-    schema: { type: 'integer' as const, minimum: 1 },
-  },
-});
-/**
- * The problem responses every authenticated operation can give, with the headers the gateway sends
- * with them: `WWW-Authenticate` on 401, `Retry-After` on 429 (always), 503 and 409 (when it applies).
- */
-export const problemResponses = {
-  400: { description: 'ValidationFailed or BadRequest', content: problemContent },
-  401: {
-    description: 'Unauthorized (missing or wrong credentials)',
-    headers: {
-      'WWW-Authenticate': {
-        description: 'The Basic challenge',
-        required: true,
-        schema: { type: 'string' as const, example: 'Basic realm="1.6", charset="UTF-8"' },
-      },
-    },
-    content: problemContent,
-  },
-  403: {
-    description: 'Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID)',
-    content: problemContent,
-  },
-  404: { description: 'NotFound', content: problemContent },
-  406: { description: 'NotAcceptable', content: problemContent },
-  409: {
-    description:
-      'Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After)',
-    headers: retryAfter(false),
-    content: problemContent,
-  },
-  413: { description: 'The request body is larger than the limit', content: problemContent },
-  422: {
-    description: 'Business rule refused the request, or IdempotencyKeyReused',
-    content: problemContent,
-  },
-  429: {
-    description:
-      'TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After',
-    headers: retryAfter(true),
-    content: problemContent,
-  },
-  503: {
-    description:
-      'ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress)',
-    headers: retryAfter(false),
-    content: problemContent,
-  },
-  504: { description: 'Timeout', content: problemContent },
-};
 
 /**
  * Path parameter of `GET …/{page}` operations that also get one record by id (DESIGN §2 "Single

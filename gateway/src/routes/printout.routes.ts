@@ -23,7 +23,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Objm } from '@nats-io/obj';
 import type { Context, MiddlewareHandler } from 'hono';
 import { acceptsExplicitly, parseAccept } from '../http/negotiate.js';
-import { type GatewayEnv, messageContext, operationIdOf, problemResponses, render } from './operation.js';
+import { problemResponses } from '../http/problem-responses.js';
+import { type GatewayEnv, messageContext, operationIdOf, render } from './operation.js';
 
 export interface PrintoutDeps {
   nc: NatsConnection;

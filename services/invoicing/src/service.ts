@@ -13,6 +13,7 @@ import { registerEInvoices } from './handlers/e-invoice.handlers.js';
 import { registerInvoices } from './handlers/invoices.handlers.js';
 import { registerLookups } from './handlers/lookups.handlers.js';
 import { registerMasterData } from './handlers/master-data.handlers.js';
+import { registerPeriods } from './handlers/period.handlers.js';
 import { registerProvision } from './handlers/provision.handler.js';
 import { SCHEMA } from './persistence/entities.js';
 import { ormOptions } from './persistence/orm-options.js';
@@ -31,6 +32,7 @@ export async function startInvoicing(config: ServiceConfig): Promise<InvoicingSe
     register: (kit) => {
       const deps: InvoicingDeps = { kit, kickOutbox: () => relay?.kick() };
       registerMasterData(kit);
+      registerPeriods(kit);
       registerProvision(kit);
       registerLookups(kit);
       registerInvoices(deps);

@@ -13,6 +13,8 @@ import {
   deliveryOf,
   historyOf,
   lockIssued,
+  recordNumberOf,
+  salesInvoiceExists,
   saveDelivery,
 } from '../store/e-invoice-delivery.store.js';
 import type { EInvoiceDeps } from './sales-e-invoice.js';
@@ -62,13 +64,7 @@ export async function resendEInvoice(
       eventId: crypto.randomUUID(),
       companyId: row.companyId,
       invoiceId,
-      recordNumber:
-        (
-          await tx.execute<{ record_number: string }[]>(
-            `select "record_number" from "invoicing"."sales_invoice" where "id" = ? and "company_id" = ?`,
-            [invoiceId, row.companyId],
-          )
-        )[0]?.record_number ?? '',
+      recordNumber: await recordNumberOf(tx, invoiceId),
       documentType: row.documentType as EInvoiceIssuedEvent['documentType'],
       senderId: row.senderId ?? '',
       receiverId: row.receiverId ?? '',
@@ -91,11 +87,7 @@ export async function eInvoiceHistory(
 ): Promise<{ items: EInvoiceStatusChange[] }> {
   const issued = await findArchived(ctx.em, 'issued', invoiceId);
   if (!issued) {
-    const exists = await ctx.em.execute(
-      `select 1 from "invoicing"."sales_invoice" where "id" = ? and "company_id" = ?`,
-      [invoiceId, ctx.companyId],
-    );
-    if (!exists.length) throw notFound('Sales invoice');
+    if (!(await salesInvoiceExists(ctx.em, invoiceId))) throw notFound('Sales invoice');
     return { items: [] };
   }
   return { items: await historyOf(ctx.em, invoiceId) };

@@ -69,8 +69,8 @@ export function lockIssued(tx: EntityManager, invoiceId: string): Promise<Archiv
   );
 }
 
-/** The record number of a sales invoice (for the status event); '' when unknown. */
-async function recordNumberOf(tx: EntityManager, invoiceId: string): Promise<string> {
+/** The record number of a sales invoice (for the events); '' when unknown. */
+export async function recordNumberOf(tx: EntityManager, invoiceId: string): Promise<string> {
   const inv = await tx.findOne(SalesInvoiceEntity, { id: invoiceId }, { fields: ['recordNumber'] as any });
   return inv?.recordNumber ?? '';
 }
@@ -145,6 +145,11 @@ const changeDto = (c: DeliveryState & { at: Date }): EInvoiceStatusChange => ({
   mls: c.mls,
   reasons: c.reasons,
 });
+
+/** Whether sales invoice `invoiceId` exists (for the current company). */
+export async function salesInvoiceExists(em: EntityManager, invoiceId: string): Promise<boolean> {
+  return (await em.count(SalesInvoiceEntity, { id: invoiceId })) > 0;
+}
 
 /** Every status change of invoice `invoiceId`, oldest first. */
 export async function historyOf(em: EntityManager, invoiceId: string): Promise<EInvoiceStatusChange[]> {
