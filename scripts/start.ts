@@ -15,16 +15,23 @@
  * - Ctrl-C or a failed start stops everything started so far; a server's own error output (initdb,
  *   PostgreSQL's or nats-server's log) reaches the terminal.
  *
+ * - Every process serves Prometheus metrics on a port of its own (`GET /metrics`, issue #25); the list is
+ *   `.local/metrics-targets.json` in Prometheus file-based service discovery format, rewritten whenever a
+ *   process (re)starts. `NATS_CLUSTER=3` runs three local nats-server nodes as one cluster with every
+ *   stream at 3 replicas; `WAREHOUSE_REPLICAS`, `INVOICING_REPLICAS`, `REPORTING_REPLICAS` run more
+ *   replicas of a service.
+ *
  * Environment: PORT (8080), HOST (127.0.0.1: the gateway's bind address), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info),
+ * NATS_CLUSTER (1), <SERVICE>_REPLICAS (1), METRICS_HOST (127.0.0.1), OTEL_EXPORTER_OTLP_ENDPOINT (traces; off unless set),
  * PEPPOL_AP (loopback) and the connector's PEPPOL_* settings (docs/operations.md "E-invoice delivery"),
  * LOCAL_DIR (`.local`: data of the local servers, logs, demo credentials and PDFs).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureInfrastructure, writeSecret } from '@bm/testing/infra';
+import { ensureInfrastructure, freePort, writeSecret } from '@bm/testing/infra';
 import { natsEnv } from '@bm/testing/nats-auth';
 import { type DbProcess, ensureDbRoles } from '@bm/testing/pg-roles';
 import { seedDemo, writeDemoPdfs } from './demo-data.js';
@@ -36,6 +43,13 @@ const say = (s: string) => console.log(s);
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 const adminToken = process.env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
+/** Nodes of the local NATS (issue #25): 1, or 3 for a cluster whose streams have 3 replicas. */
+const natsCluster = Number(process.env.NATS_CLUSTER || 1);
+if (![1, 3, 5].includes(natsCluster)) {
+  console.error(`pnpm start failed: NATS_CLUSTER must be 1, 3 or 5 (got ${process.env.NATS_CLUSTER})`);
+  process.exit(1);
+}
+const metricsHost = process.env.METRICS_HOST ?? '127.0.0.1';
 const t0 = Date.now();
 
 /** Stops of everything started so far, newest last; run in reverse by `stopAll`. */
@@ -144,6 +158,7 @@ const infra = await ensureInfrastructure({
   durable: true,
   log: (l) => say(`  ${l}`),
   onStarted: (stop) => stops.push(stop),
+  natsCluster: process.env.NATS_URL ? 1 : natsCluster,
 }).catch((e: Error) => fail(e.message));
 if (infra.started.length) say(`  started ${infra.started.join(', ')}`);
 
@@ -162,6 +177,9 @@ const env = {
   PORT: String(port),
   HOST: host,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  // Streams and object stores of a local cluster are replicated on every node (at most 3).
+  NATS_REPLICAS: process.env.NATS_REPLICAS ?? String(process.env.NATS_URL ? 1 : Math.min(natsCluster, 3)),
+  METRICS_HOST: metricsHost,
 };
 type ProcessName = DbProcess | 'access-point';
 const processes: [ProcessName, string][] = [
@@ -184,14 +202,34 @@ const envOf = (name: ProcessName) => ({
 /** Restart back-off after an exit: 1 s, doubling to 30 s; reset once a process has run for a minute. */
 const backoff = new Map<string, number>();
 
+/** Where each process instance serves `GET /metrics`: `warehouse-1` → port (kept across restarts). */
+const metricsPorts = new Map<string, number>();
+const metricsTargetsFile = join(local, 'metrics-targets.json');
+
+/**
+ * Writes `.local/metrics-targets.json` (Prometheus `file_sd_configs`): one target per process and
+ * replica, labelled with its service and instance. Written whole to a temporary file and renamed, so
+ * Prometheus never reads half of it.
+ */
+function writeMetricsTargets(): void {
+  const targets = [...metricsPorts].map(([instance, p]) => ({
+    targets: [`${metricsHost === '0.0.0.0' ? '127.0.0.1' : metricsHost}:${p}`],
+    labels: { service: instance.replace(/-\d+$/, ''), instance },
+  }));
+  writeFileSync(`${metricsTargetsFile}.tmp`, `${JSON.stringify(targets, null, 2)}\n`);
+  renameSync(`${metricsTargetsFile}.tmp`, metricsTargetsFile);
+}
+
 /** Starts one process; when it exits while the stack runs, it is started again after a back-off. */
-function launch(name: ProcessName, file: string): void {
-  const logFile = join(local, 'logs', `${name}.log`);
+function launch(name: ProcessName, file: string, replica = 1): void {
+  const instance = `${name}-${replica}`;
+  const logFile = join(local, 'logs', replica === 1 ? `${name}.log` : `${instance}.log`);
+  writeMetricsTargets();
   const out = createWriteStream(logFile, { flags: 'a' });
   const startedAt = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, file)], {
     cwd: root,
-    env: envOf(name),
+    env: { ...envOf(name), METRICS_PORT: String(metricsPorts.get(instance)) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(out);
@@ -205,20 +243,30 @@ function launch(name: ProcessName, file: string): void {
     } catch {
       /* no log */
     }
-    const delay = Date.now() - startedAt > 60_000 ? 1000 : Math.min((backoff.get(name) ?? 500) * 2, 30_000);
-    backoff.set(name, delay);
+    const delay = Date.now() - startedAt > 60_000 ? 1000 : Math.min((backoff.get(instance) ?? 500) * 2, 30_000);
+    backoff.set(instance, delay);
     console.error(
-      `${name} exited (${code ?? signal}); restarting it in ${delay / 1000} s. The end of its log ${logFile}:\n${lastLines}`,
+      `${instance} exited (${code ?? signal}); restarting it in ${delay / 1000} s. The end of its log ${logFile}:\n${lastLines}`,
     );
     // Not unref'd: while every child waits for its restart, this timer keeps the script alive.
     setTimeout(() => {
-      if (!stopping) launch(name, file);
+      if (!stopping) launch(name, file, replica);
     }, delay);
   });
   children.push(child);
 }
 
-for (const [name, file] of processes) launch(name, file);
+for (const [name, file] of processes) {
+  // More replicas of a service share its NATS queue group (DESIGN §8); the gateway and the connector run once.
+  const replicas =
+    name === 'gateway' || name === 'access-point'
+      ? 1
+      : Math.min(Math.max(Number(process.env[`${name.toUpperCase()}_REPLICAS`] || 1), 1), 8);
+  for (let r = 1; r <= replicas; r++) {
+    metricsPorts.set(`${name}-${r}`, await freePort());
+    launch(name, file, r);
+  }
+}
 
 // The address clients use: the bound one, or loopback when the gateway binds every interface.
 const callHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -276,4 +324,7 @@ say(
   `CLI:   ${cliDb} NATS_URL='${infra.natsUrl}'${cliNats} pnpm create-company --name 'Firma s.r.o.' --country SK`,
 );
 say('');
+say(
+  `Metrics: GET /metrics of every process, listed in ${metricsTargetsFile} (Prometheus file_sd_configs).`,
+);
 say(`Logs in ${join(local, 'logs')}. Ctrl-C stops everything.`);

@@ -22,6 +22,7 @@ import { auth } from './middleware/auth.js';
 import { AuthGuard } from './middleware/auth-guard.js';
 import { idempotency } from './middleware/idempotency.js';
 import { requestId } from './middleware/request-id.js';
+import { telemetry } from './middleware/telemetry.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
 import { registerEInvoiceRoutes } from './routes/e-invoice.routes.js';
 import { invoiceOperations } from './routes/invoices.routes.js';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   const app = new OpenAPIHono<GatewayEnv>();
   const { log } = deps;
 
+  app.use('*', telemetry());
   app.use('*', requestId());
   app.use('*', async function accessLog(c, next) {
     const t0 = performance.now();

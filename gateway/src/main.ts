@@ -1,8 +1,9 @@
 /** Process entry of the gateway: identity schema, NATS connection, HTTP server, graceful stop. */
 
 import { createLogger } from '@bm/logger';
-import { connect } from '@bm/messaging';
-import { initOrm, natsOptions } from '@bm/service-kit';
+import { connect, setJetStreamReplicas } from '@bm/messaging';
+import { initOrm, natsOptions, observeOrm } from '@bm/service-kit';
+import { initTracing, shutdownTracing, startMetricsServer } from '@bm/telemetry';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { createApp } from './app.js';
@@ -15,11 +16,15 @@ export interface RunningGateway {
   /** The address and port the server really bound to. */
   host: string;
   port: number;
+  /** The bound port of `GET /metrics`, when METRICS_PORT was set. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }
 
 /** Starts the gateway; resolves once it listens. */
 export async function startGateway(config = loadConfig()): Promise<RunningGateway> {
+  initTracing('gateway');
+  setJetStreamReplicas(config.NATS_REPLICAS);
   const log = createLogger('gateway', config.LOG_LEVEL);
   const orm = await initOrm({
     ...ormOptions,
@@ -28,6 +33,7 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
     poolMax: config.DB_POOL_MAX,
     poolTimeoutMs: config.DB_POOL_TIMEOUT_MS,
   });
+  const unobserve = observeOrm(orm, ormOptions.schema, { outbox: false });
   const nc = await connect(natsOptions(config, 'gateway'));
   const identity = new IdentityService(orm, nc);
   const idempotency = new IdempotencyStore(orm);
@@ -57,15 +63,24 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = typeof address === 'object' && address ? address.address : config.HOST;
   log.info({ host, port }, 'gateway listening');
+  // GET /metrics on its own port (issue #25), never on the public API port.
+  const metrics =
+    config.METRICS_PORT !== undefined
+      ? await startMetricsServer(config.METRICS_PORT, config.METRICS_HOST)
+      : undefined;
   return {
     host,
     port,
+    metricsPort: metrics?.port,
     stop: async () => {
       clearInterval(pruning);
       await new Promise<void>((r) => server.close(() => r()));
       await nc.drain().catch(() => undefined);
       await authStore.end().catch(() => undefined);
+      await metrics?.close();
+      unobserve();
       await orm.close();
+      await shutdownTracing();
     },
   };
 }

@@ -23,6 +23,7 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { tooManyRequests } from '@bm/errors';
+import { authRefusals } from '@bm/telemetry';
 import type { Context } from 'hono';
 import { LRUCache } from 'lru-cache';
 import type { Pool } from 'pg';
@@ -148,14 +149,16 @@ export class AuthGuard {
     try {
       await this.addressRate.consume(address);
     } catch (e) {
-      throw this.refusal(e, 'too many authentication attempts from this address; slow down');
+      throw this.refusal(e, 'too many authentication attempts from this address; slow down', 'address_rate');
     }
     const pair = digest(username, address);
     this.refuseKnown(address, pair);
     // One verification per (username, address) at a time: each sees the failures of the one before.
     const queued = this.pairQueued.get(pair) ?? 0;
-    if (queued >= this.o.hashQueuePerAddress)
+    if (queued >= this.o.hashQueuePerAddress) {
+      authRefusals.inc({ reason: 'pair_concurrency' });
       throw tooManyRequests('too many authentication attempts for this username at once; slow down', 1);
+    }
     this.pairQueued.set(pair, queued + 1);
     const before = this.pairTail.get(pair) ?? Promise.resolve();
     const run = () => this.admitted(attempt, pair, good, check);
@@ -221,6 +224,7 @@ export class AuthGuard {
         throw this.refusal(
           e,
           'this username is under attack and this address has failed to authenticate; try again later',
+          'username_under_attack',
         );
       }
     }
@@ -238,20 +242,28 @@ export class AuthGuard {
     const until = this.refusedUntil.get(key);
     if (until === undefined) return;
     if (until <= Date.now()) this.refusedUntil.delete(key);
-    else throw tooManyRequests(`${detail}; try again later`, seconds(until - Date.now()));
+    else {
+      authRefusals.inc({ reason: budgetOf(key) });
+      throw tooManyRequests(`${detail}; try again later`, seconds(until - Date.now()));
+    }
   }
 
   private refuse(key: string, res: RateLimiterRes, detail: string): never {
     const ms = Math.max(res.msBeforeNext, 1000);
     this.refusedUntil.set(key, Date.now() + ms);
+    authRefusals.inc({ reason: budgetOf(key) });
     throw tooManyRequests(`${detail}; try again later`, seconds(ms));
   }
 
-  private refusal(e: unknown, detail: string) {
-    if (e instanceof RateLimiterRes) return tooManyRequests(detail, seconds(e.msBeforeNext));
-    return e;
+  private refusal(e: unknown, detail: string, reason: string) {
+    if (!(e instanceof RateLimiterRes)) return e;
+    authRefusals.inc({ reason });
+    return tooManyRequests(detail, seconds(e.msBeforeNext));
   }
 }
+
+/** The `bm_auth_refusals_total` reason of a remembered refusal's key (`fa:` address, `fp:` pair). */
+const budgetOf = (key: string) => (key.startsWith('fa:') ? 'address_budget' : 'pair_budget');
 
 /**
  * The client's address: the TCP peer, or with `trustedProxies` > 0 the address that many hops back in

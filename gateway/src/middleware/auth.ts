@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { isGuid } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import { authRefusals, authVerifications } from '@bm/telemetry';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
@@ -59,8 +60,10 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
     ].filter(Boolean);
     if (missing.length) throw unauthorized(`missing header ${missing.join(', ')}`);
     // No company has such an id: refused before it costs a verification or a failure budget (issue #22).
-    if (!isGuid(companyId!.trim()))
+    if (!isGuid(companyId!.trim())) {
+      authRefusals.inc({ reason: 'company_id' });
       throw new AppError(ErrorKind.forbidden, ErrorCode.Forbidden, 'no access to this company');
+    }
     const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization!);
     const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
@@ -79,7 +82,9 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
         { address, username, tuple: [authorization!, clientId!, clientSecret!, companyId!] },
         async () => {
           const v = await o.identity.verify(username, password, clientId!, clientSecret!, companyId!);
-          return { value: v, outcome: v === 'unauthorized' ? 'failed' : 'ok' };
+          const outcome = v === 'unauthorized' ? 'failed' : 'ok';
+          authVerifications.inc({ result: outcome });
+          return { value: v, outcome };
         },
       );
       cache.set(key, verdict);

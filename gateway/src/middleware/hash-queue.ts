@@ -5,6 +5,7 @@
  * verification per busy address. A full queue answers 429 at once instead of making every caller wait.
  */
 import { tooManyRequests } from '@bm/errors';
+import { authRefusals } from '@bm/telemetry';
 
 export interface HashQueueLimits {
   /** Verifications (two scrypt hashes each) running at once. */
@@ -33,8 +34,10 @@ export class FairHashQueue {
       if (priority) await new Promise<void>((r) => this.priority.push(r));
       else {
         const mine = this.waiting.get(address) ?? [];
-        if (this.waitingCount >= this.limits.queue || mine.length >= this.limits.perAddress)
+        if (this.waitingCount >= this.limits.queue || mine.length >= this.limits.perAddress) {
+          authRefusals.inc({ reason: 'queue_full' });
           throw tooManyRequests('the server is busy checking credentials; retry in a moment', 1);
+        }
         this.waitingCount++;
         if (!mine.length) this.waiting.set(address, mine);
         await new Promise<void>((r) => mine.push(r));

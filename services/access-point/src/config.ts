@@ -8,6 +8,9 @@ export const AccessPointEnv = ServiceEnv.pick({
   LOG_LEVEL: true,
   NATS_USER: true,
   NATS_PASSWORD: true,
+  METRICS_PORT: true,
+  NATS_REPLICAS: true,
+  METRICS_HOST: true,
 }).extend({
   /** Which access point carries the documents: `loopback` (this stack is the network), `phoss`, `folder`. */
   PEPPOL_AP: AccessPointTransport.default('loopback'),

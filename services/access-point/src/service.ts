@@ -13,8 +13,17 @@ import {
   pendingEInvoiceTransmissions,
 } from '@bm/contracts';
 import { createLogger, type Logger } from '@bm/logger';
-import { connect, incoming, type NatsConnection, request, serve } from '@bm/messaging';
-import { EVENTS_STREAM, natsOptions } from '@bm/service-kit';
+import { connect, incoming, type NatsConnection, request, serve, setJetStreamReplicas } from '@bm/messaging';
+import { EVENTS_STREAM, natsOptions, observeConsumer } from '@bm/service-kit';
+import {
+  consumerRedeliveries,
+  extractTrace,
+  initTracing,
+  inSpan,
+  SpanKind,
+  shutdownTracing,
+  startMetricsServer,
+} from '@bm/telemetry';
 import { AckPolicy, DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Svcm } from '@nats-io/services';
 import { companyOf, receiveDocument } from './application/inbound.js';
@@ -35,6 +44,8 @@ export interface RunningAccessPoint {
   forwardingPort?: number;
   /** The request subjects it answers. */
   subjects: string[];
+  /** The bound port of `GET /metrics`, when METRICS_PORT was set. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }
 
@@ -69,7 +80,14 @@ function transportOf(
 
 /** Starts the connector; resolves once it consumes. */
 export async function startAccessPoint(config: AccessPointConfig): Promise<RunningAccessPoint> {
+  initTracing('access-point');
+  setJetStreamReplicas(config.NATS_REPLICAS);
   const log = createLogger('access-point', config.LOG_LEVEL ?? 'info');
+  // GET /metrics (issue #25): its requests, the consumer's pending events, the process.
+  const metrics =
+    config.METRICS_PORT !== undefined
+      ? await startMetricsServer(config.METRICS_PORT, config.METRICS_HOST)
+      : undefined;
   const nc = await connect(natsOptions(config, 'access-point'));
   let forwardingPort: number | undefined;
   const transport = transportOf(config, nc, (p) => (forwardingPort = p), log);
@@ -127,6 +145,7 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
       }
     }
   };
+  const unobserve = observeConsumer(nc, EVENTS_STREAM, config.PEPPOL_CONSUMER);
   const consume = (async () => {
     while (!stopped) {
       try {
@@ -148,7 +167,15 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
         messages = iter;
         // Stopped while this was being set up: end at once instead of consuming.
         if (stopped) iter.stop();
-        for await (const m of iter) await handle(m);
+        for await (const m of iter) {
+          if (m.info.deliveryCount > 1) consumerRedeliveries.inc({ consumer: config.PEPPOL_CONSUMER });
+          await inSpan(
+            'events',
+            `process ${m.subject}`,
+            { kind: SpanKind.CONSUMER, parent: extractTrace(m.headers) },
+            () => handle(m),
+          );
+        }
       } catch (e) {
         if (!stopped) log.warn({ err: (e as Error).message }, 'e-invoice consumer: setup failed; retrying');
       }
@@ -200,6 +227,7 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
       return forwardingPort;
     },
     subjects: service.info().endpoints.map((e) => e.subject),
+    metricsPort: metrics?.port,
     stop: async () => {
       stopped = true;
       if (followTimer) clearInterval(followTimer);
@@ -208,6 +236,9 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
       await stopInbound();
       await service.stop().catch(() => undefined);
       await nc.drain().catch(() => undefined);
+      unobserve();
+      await metrics?.close();
+      await shutdownTracing();
     },
   };
 }

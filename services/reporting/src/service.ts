@@ -1,5 +1,6 @@
 /** The reporting service: report definitions and printouts on NATS (queue group `reporting`), rendering in a worker pool. */
 import { type RunningService, type ServiceConfig, startService } from '@bm/service-kit';
+import { scrapeGauge } from '@bm/telemetry';
 import { Piscina } from 'piscina';
 import type { ReportingDeps } from './application/printout.service.js';
 import { RenderAdmission } from './application/render-admission.js';
@@ -28,18 +29,31 @@ export async function startReporting(
     >,
 ): Promise<RunningService> {
   const pool = createRenderPool(config.REPORT_WORKERS ?? 2);
+  const admission = new RenderAdmission({
+    perCompany: config.PRINTOUT_PER_COMPANY ?? 4,
+    total: config.PRINTOUT_QUEUE ?? 32,
+  });
+  // Printouts admitted and not finished (fetching, waiting for a render thread, rendering), and the
+  // render tasks waiting for a thread of the pool (issue #25).
+  const unobserve = scrapeGauge({
+    name: 'bm_printout_render_queue_depth',
+    help: 'Printouts in work (admitted) and render tasks waiting for a render thread',
+    labelNames: ['state'] as const,
+    read: async () => [
+      { labels: { state: 'admitted' }, value: admission.inProgress() },
+      { labels: { state: 'waiting_for_thread' }, value: pool?.queueSize ?? 0 },
+    ],
+  });
   return startService({
     name: 'reporting',
     config,
     orm: ormOptions,
+    outbox: false,
     register: (kit) => {
       const deps: ReportingDeps = {
         kit,
         pool,
-        admission: new RenderAdmission({
-          perCompany: config.PRINTOUT_PER_COMPANY ?? 4,
-          total: config.PRINTOUT_QUEUE ?? 32,
-        }),
+        admission,
         renderTimeoutMs: config.PRINTOUT_TIMEOUT_MS ?? 30_000,
         cancellations: new RenderCancellations(),
       };
@@ -47,6 +61,7 @@ export async function startReporting(
       registerPrintouts(deps);
     },
     afterStart: async () => async () => {
+      unobserve();
       await pool?.destroy();
     },
   });

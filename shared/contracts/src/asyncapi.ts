@@ -72,6 +72,10 @@ const requestHeaders: Json = {
       'Milliseconds left for the request when it was sent (decimal integer); the service stores nothing past it and answers 504',
       { pattern: '^[0-9]+$' },
     ),
+    [Headers.traceparent]: str(
+      `W3C trace context of the sender's span: the service continues its trace (00-<trace id>-<span id>-<flags>), present while tracing is on (docs/operations.md "Traces")`,
+      { pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+    ),
     'Payload-Object': str(LARGE_PAYLOAD),
   },
 };
@@ -109,6 +113,10 @@ const eventHeaders: Json = {
       { pattern: '^[0-9]+$' },
     ),
     [Headers.companyId]: str('The company the event belongs to (GUID)', { format: 'uuid' }),
+    [Headers.traceparent]: str(
+      `W3C trace context of the request that wrote the event: its consumers continue that trace (00-<trace id>-<span id>-<flags>), present while tracing is on (docs/operations.md "Traces")`,
+      { pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+    ),
     'Payload-Object': str(
       `Set when the payload was above the server's message limit: the object in bucket \`${EVENTS_BUCKET}\` that holds it (the message body is then empty)`,
     ),

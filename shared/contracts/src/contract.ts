@@ -49,4 +49,12 @@ export const Headers = {
    * stores nothing past it. Relative, so clocks of different hosts need not agree.
    */
   timeoutMs: 'Timeout-Ms',
+  /**
+   * W3C trace context (issue #25 "Traces"): `00-<trace id>-<span id>-<flags>`, present while tracing is on.
+   * Requests carry the sender's span; events carry the span of the request that wrote them.
+   */
+  traceparent: 'traceparent',
 } as const;
+
+/** The W3C trace-context header on NATS requests and JetStream events (issue #25). */
+export const TRACEPARENT_HEADER = Headers.traceparent;

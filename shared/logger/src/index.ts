@@ -2,6 +2,7 @@
  * Structured logging (pino) with secrets redacted (DESIGN §3: Authorization headers and secrets never
  * appear in logs).
  */
+import { traceLogFields } from '@bm/telemetry';
 import { type Logger, pino } from 'pino';
 
 export type { Logger };
@@ -26,10 +27,19 @@ export const redactPaths = [
   'headers.clientsecret',
 ];
 
-/** Creates the process logger; `level` defaults to `info` (config's LOG_LEVEL). */
+/**
+ * Creates the process logger; `level` defaults to `info` (config's LOG_LEVEL). While tracing is on, each
+ * record carries the active span's `trace_id` and `span_id` (issue #25).
+ */
 export function createLogger(name: string, level = 'info', destination?: NodeJS.WritableStream): Logger {
   return pino(
-    { name, level, redact: { paths: redactPaths, censor: '[redacted]' }, base: { service: name } },
+    {
+      name,
+      level,
+      redact: { paths: redactPaths, censor: '[redacted]' },
+      base: { service: name },
+      mixin: traceLogFields,
+    },
     destination as any,
   );
 }

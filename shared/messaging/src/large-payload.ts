@@ -26,6 +26,21 @@ const HEADROOM = 64 * 1024;
 
 const stores = new WeakMap<NatsConnection, Map<string, Promise<ObjectStore>>>();
 
+/**
+ * Replicas of the JetStream streams and object stores this process creates (issue #25 "NATS cluster"):
+ * 1 on a single server, 3 on a three-node cluster (NATS_REPLICAS). Set once at start-up by
+ * {@link setJetStreamReplicas}; a stream that exists already keeps its own.
+ */
+let replicas = 1;
+
+/** Sets the replicas of the streams and object stores created from now on (1–5). */
+export function setJetStreamReplicas(n: number): void {
+  replicas = Math.min(Math.max(Math.trunc(n) || 1, 1), 5);
+}
+
+/** The replicas a new stream or object store gets. */
+export const jetStreamReplicas = (): number => replicas;
+
 function store(nc: NatsConnection, bucket: string): Promise<ObjectStore> {
   let byBucket = stores.get(nc);
   if (!byBucket) {
@@ -39,7 +54,10 @@ function store(nc: NatsConnection, bucket: string): Promise<ObjectStore> {
       try {
         return await objm.open(bucket);
       } catch {
-        return objm.create(bucket, { ttl: (TTL_MS[bucket] ?? TTL_MS.messages) * NANOS_PER_MS } as any);
+        return objm.create(bucket, {
+          ttl: (TTL_MS[bucket] ?? TTL_MS.messages) * NANOS_PER_MS,
+          replicas,
+        } as any);
       }
     })();
     s.catch(() => byBucket.delete(bucket));

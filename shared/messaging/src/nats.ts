@@ -22,6 +22,15 @@ import {
   type WireError,
 } from '@bm/errors';
 import type { Logger } from '@bm/logger';
+import {
+  extractTrace,
+  injectTrace,
+  inSpan,
+  messagingClientDuration,
+  messagingProcessDuration,
+  SpanKind,
+  timed,
+} from '@bm/telemetry';
 import type { ServiceGroup, ServiceMsg } from '@nats-io/services';
 import {
   type MsgHdrs,
@@ -172,12 +181,45 @@ export function serve<C extends Contract, X = Record<string, unknown>>(
   });
 }
 
-async function handleMessage(
+/**
+ * Handles one request inside a server span that continues the sender's `traceparent`, and counts it in
+ * `messaging_process_duration_seconds` by subject and outcome (issue #25).
+ */
+function handleMessage(
   msg: ServiceMsg,
   contract: Contract,
   handler: (req: unknown, ctx: any) => Promise<unknown>,
   opts: ServeOptions,
 ): Promise<void> {
+  const subject = contract.subject;
+  let outcome = 'ok';
+  return timed(
+    messagingProcessDuration,
+    () =>
+      inSpan(
+        'messaging',
+        `process ${subject}`,
+        {
+          kind: SpanKind.SERVER,
+          parent: extractTrace(msg.headers),
+          attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject },
+        },
+        async (span) => {
+          outcome = await respond(msg, contract, handler, opts);
+          if (outcome !== 'ok') span.setAttribute('error.type', outcome);
+        },
+      ),
+    () => ({ messaging_destination_name: subject, outcome }),
+  );
+}
+
+/** Decodes, validates, runs the handler and replies; resolves to `ok` or the error code sent back. */
+async function respond(
+  msg: ServiceMsg,
+  contract: Contract,
+  handler: (req: unknown, ctx: any) => Promise<unknown>,
+  opts: ServeOptions,
+): Promise<string> {
   const ctx = contextFromHeaders(msg.headers);
   const log = opts.log.child({
     requestId: ctx.requestId,
@@ -200,6 +242,7 @@ async function handleMessage(
     msg.respond(await outgoing(opts.nc, enc.encode(JSON.stringify(reply ?? null)), replyHeaders), {
       headers: replyHeaders,
     });
+    return 'ok';
   } catch (e) {
     const appErr = toAppError(e);
     if (appErr.kind === 'internal') log.error({ err: e }, 'handler failed');
@@ -207,6 +250,7 @@ async function handleMessage(
     msg.respondError(statusOfKind[appErr.kind], appErr.code, enc.encode(JSON.stringify(appErr.toWire())), {
       headers: replyHeaders,
     });
+    return appErr.code;
   }
 }
 
@@ -242,8 +286,38 @@ export function guardRequests(guard: (subject: string) => void): void {
   if (!requestGuards.includes(guard)) requestGuards.push(guard);
 }
 
-/** Like {@link request} but with raw bytes; returns the reply data and headers. */
-export async function requestRaw(
+/**
+ * Like {@link request} but with raw bytes; returns the reply data and headers. Runs in a client span whose
+ * `traceparent` goes in the request headers, and is counted in
+ * `messaging_client_operation_duration_seconds` by subject and outcome (issue #25).
+ */
+export function requestRaw(
+  nc: NatsConnection,
+  subject: string,
+  data: Uint8Array,
+  ctx: Partial<RequestContext>,
+  opts: RequestOptions = {},
+): Promise<{ data: Uint8Array; headers?: MsgHdrs }> {
+  return timed(
+    messagingClientDuration,
+    () =>
+      inSpan(
+        'messaging',
+        `send ${subject}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject },
+        },
+        () => sendRequest(nc, subject, data, ctx, opts),
+      ),
+    (e) => ({
+      messaging_destination_name: subject,
+      outcome: e === undefined ? 'ok' : ((e as AppError).code ?? ErrorCode.InternalError),
+    }),
+  );
+}
+
+async function sendRequest(
   nc: NatsConnection,
   subject: string,
   data: Uint8Array,
@@ -261,6 +335,7 @@ export async function requestRaw(
   if (ctx.deadline !== undefined) timeout = Math.min(timeout, ctx.deadline - Date.now());
   if (timeout <= 0) throw deadlinePassed(subject);
   const headers = headersFromContext(ctx, timeout);
+  injectTrace(headers);
   try {
     const payload = await outgoing(nc, data, headers);
     m = await nc.request(subject, payload, { timeout, headers });

@@ -5,16 +5,34 @@
  * close the pool.
  */
 import { createLogger, type Logger } from '@bm/logger';
-import { connect, type NatsConnection, type RequestContext, type ServeOptions } from '@bm/messaging';
+import {
+  connect,
+  type NatsConnection,
+  type RequestContext,
+  type ServeOptions,
+  setJetStreamReplicas,
+} from '@bm/messaging';
+import { initTracing, type MetricsServer, shutdownTracing, startMetricsServer } from '@bm/telemetry';
 import { type Service, Svcm } from '@nats-io/services';
 import type { ConnectionOptions } from '@nats-io/transport-node';
 import type { ServiceEnv } from './config.js';
+import { observeOrm } from './observability.js';
 import { emWrap, initOrm, type MikroORM, type OrmOptions } from './orm.js';
 
 /** What a service process reads from its environment ({@link ServiceEnv}); only the URLs are required. */
 export type ServiceConfig = Pick<ServiceEnv, 'DATABASE_URL' | 'NATS_URL'> &
   Partial<
-    Pick<ServiceEnv, 'LOG_LEVEL' | 'DB_POOL_MAX' | 'DB_POOL_TIMEOUT_MS' | 'NATS_USER' | 'NATS_PASSWORD'>
+    Pick<
+      ServiceEnv,
+      | 'LOG_LEVEL'
+      | 'DB_POOL_MAX'
+      | 'DB_POOL_TIMEOUT_MS'
+      | 'NATS_USER'
+      | 'NATS_PASSWORD'
+      | 'METRICS_PORT'
+      | 'METRICS_HOST'
+      | 'NATS_REPLICAS'
+    >
   >;
 
 /**
@@ -26,7 +44,8 @@ export function natsOptions(
   name: string,
 ): ConnectionOptions {
   return {
-    servers: config.NATS_URL,
+    // A cluster (issue #25 "NATS cluster"): every server of it, comma-separated; the client fails over.
+    servers: config.NATS_URL.split(',').map((u) => u.trim()),
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
@@ -41,6 +60,8 @@ export interface StartOptions {
   orm: Omit<OrmOptions, 'clientUrl' | 'log'>;
   /** Registers the endpoints on the service. */
   register: (kit: ServiceKit) => void | Promise<void>;
+  /** Whether the schema has an outbox whose backlog is a metric (default true). */
+  outbox?: boolean;
   /** Runs after the endpoints are registered, e.g. outbox relays and event consumers. */
   afterStart?: (kit: ServiceKit) => Promise<(() => Promise<void>) | void>;
 }
@@ -67,10 +88,17 @@ export interface RunningService {
   kit: ServiceKit;
   /** Graceful stop: no new messages, in-flight ones finish, NATS drained, pool closed. */
   stop(): Promise<void>;
+  /** The bound port of `GET /metrics`, when METRICS_PORT was set. */
+  metricsPort?: number;
 }
 
-/** Starts a service; resolves once it listens. */
+/**
+ * Starts a service; resolves once it listens. With `METRICS_PORT` set it serves `GET /metrics` there
+ * (issue #25), and with an OTLP endpoint configured it exports traces ({@link initTracing}).
+ */
 export async function startService(o: StartOptions): Promise<RunningService> {
+  initTracing(o.name);
+  setJetStreamReplicas(o.config.NATS_REPLICAS ?? 1);
   const log = createLogger(o.name, o.config.LOG_LEVEL ?? 'info');
   const orm = await initOrm({
     ...o.orm,
@@ -107,6 +135,12 @@ export async function startService(o: StartOptions): Promise<RunningService> {
     },
   };
   const kit: ServiceKit = { name: o.name, instance, log, orm, nc, service, serveOpts };
+  const unobserve = observeOrm(orm, o.orm.schema, { outbox: o.outbox ?? true });
+  let metrics: MetricsServer | undefined;
+  if (o.config.METRICS_PORT !== undefined) {
+    metrics = await startMetricsServer(o.config.METRICS_PORT, o.config.METRICS_HOST);
+    log.info({ port: metrics.port }, 'metrics at GET /metrics');
+  }
   await o.register(kit);
   // The endpoints' subscriptions must reach the server before the service counts as listening.
   await nc.flush();
@@ -120,10 +154,13 @@ export async function startService(o: StartOptions): Promise<RunningService> {
       if (inFlight > 0) await new Promise<void>((r) => (idle = r));
       if (stopExtra) await stopExtra();
       await nc.drain().catch(() => undefined);
+      unobserve();
+      await metrics?.close();
       await orm.close();
+      await shutdownTracing();
       log.info(`${o.name} service stopped`);
     })());
-  return { kit, stop };
+  return { kit, stop, metricsPort: metrics?.port };
 }
 
 /** Runs a service as a process: starts it and stops it gracefully on SIGINT/SIGTERM. */

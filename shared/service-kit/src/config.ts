@@ -23,6 +23,18 @@ export const ServiceEnv = z.object({
   /** NATS user of this process (issue #12 "Least privilege"); with NATS_PASSWORD. Unset: no credentials. */
   NATS_USER: z.string().min(1).optional(),
   NATS_PASSWORD: z.string().min(1).optional(),
+  /**
+   * Replicas of the JetStream streams and object stores this process creates (issue #25): 3 on a
+   * three-node NATS cluster (`NATS_CLUSTER=3 pnpm start` sets it), 1 on a single server.
+   */
+  NATS_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * Port of this process's Prometheus endpoint `GET /metrics` (issue #25); 0 takes a free port. Unset: no
+   * endpoint. `pnpm start` gives every process one and lists them in `.local/metrics-targets.json`.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Address the metrics endpoint binds (loopback unless a scraper elsewhere needs it, e.g. `0.0.0.0`). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 export type ServiceEnv = z.infer<typeof ServiceEnv>;
 

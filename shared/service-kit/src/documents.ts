@@ -3,8 +3,10 @@
  * tables): ordners and their counters, accounting entries, the outbox; plus the duplicate-record-number
  * rule and the accounting-entry reply shape.
  */
+
 import type { AccountingEntry } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, referenceNotFound, unprocessable } from '@bm/errors';
+import { currentTraceparent } from '@bm/telemetry';
 import { defineEntity, type EntityManager, type EntityName, p } from '@mikro-orm/postgresql';
 import { cachedMasterData } from './master-data-cache.js';
 import { companyFilter } from './orm.js';
@@ -172,6 +174,8 @@ export const outboxEntity = (schema: string) =>
       attempts: p.integer().default(0),
       /** Why the last publish failed. */
       lastError: p.text().nullable(),
+      /** W3C `traceparent` of the request that wrote it (issue #25): the event's consumers join its trace. */
+      traceParent: p.string().length(55).nullable(),
     },
     indexes: [
       {
@@ -237,6 +241,7 @@ export const outboxRow = (companyId: string, subject: string, event: { eventId: 
   createdAt: new Date(),
   publishedAt: null,
   attempts: 0,
+  traceParent: currentTraceparent() ?? null,
 });
 
 /** Writes an event to the outbox in the current transaction (DESIGN §1 "Events"); the relay publishes it. */

@@ -10,6 +10,7 @@
 import { DeadLetterHeaders, deadLetterSubject, EVENT_VERSION_HEADER, eventVersionOf } from '@bm/contracts';
 import type { Logger } from '@bm/logger';
 import { incoming } from '@bm/messaging';
+import { consumerRedeliveries, extractTrace, inSpan, SpanKind } from '@bm/telemetry';
 import { type JsMsg, jetstream } from '@nats-io/jetstream';
 import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import { ZodError } from 'zod';
@@ -58,7 +59,30 @@ class UnknownEventVersion extends Error {}
 /**
  * Handles one delivery with `handle` (which must be idempotent: a delivery can repeat). Never throws.
  */
-export async function processDelivery(
+export function processDelivery(
+  d: DeliveryDeps,
+  m: JsMsg,
+  handle: (payload: unknown) => Promise<unknown>,
+): Promise<void> {
+  // A redelivery is a metric (issue #25); the handling continues the writer's trace (`traceparent`).
+  if (m.info.deliveryCount > 1) consumerRedeliveries.inc({ consumer: d.consumer });
+  return inSpan(
+    'events',
+    `process ${m.subject}`,
+    {
+      kind: SpanKind.CONSUMER,
+      parent: extractTrace(m.headers),
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.destination.name': m.subject,
+        'messaging.consumer.group.name': d.consumer,
+      },
+    },
+    () => deliver(d, m, handle),
+  );
+}
+
+async function deliver(
   d: DeliveryDeps,
   m: JsMsg,
   handle: (payload: unknown) => Promise<unknown>,

@@ -24,7 +24,9 @@
  * one rolled back) is seen by the next. Per process: replicas group their own documents; documents of one
  * ordner in two replicas wait for each other on the counter row, as before.
  */
+
 import { deadlinePassed } from '@bm/messaging';
+import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentDeadline, underDeadline } from './deadline.js';
 import { takeRecordNumbers, usedRecordNumbers } from './record-number.js';
@@ -76,6 +78,8 @@ interface Job {
   reject: (e: unknown) => void;
   deadline: number | undefined;
   tries: number;
+  /** `performance.now()` when it was queued: its wait is a metric (issue #25). */
+  queuedAt: number;
 }
 
 const queues = new Map<string, Job[]>();
@@ -118,6 +122,7 @@ export function groupCommit<T>(
       reject,
       deadline: currentDeadline(),
       tries: 0,
+      queuedAt: performance.now(),
     };
     const queue = queues.get(key);
     if (queue) queue.push(job);
@@ -188,6 +193,9 @@ async function commitGroup(jobs: Job[]): Promise<Job[]> {
   }
   if (!group.length) return [];
   groupCommitStats.largest = Math.max(groupCommitStats.largest, group.length);
+  groupCommitSize.observe(group.length);
+  const begun = performance.now();
+  for (const job of group) groupCommitWait.observe((begun - job.queuedAt) / 1000);
   const deadlines = group.map((j) => j.deadline).filter((d): d is number => d !== undefined);
   const deadline = deadlines.length ? Math.min(...deadlines) : undefined;
   /** Documents not yet refused or put back: the group's outcome is theirs. */

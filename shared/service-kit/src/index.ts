@@ -8,6 +8,7 @@ export * from './documents.js';
 export * from './event-delivery.js';
 export * from './group-commit.js';
 export * from './master-data-cache.js';
+export * from './observability.js';
 export * from './orm.js';
 export * from './outbox.js';
 export * from './record-number.js';

@@ -22,6 +22,7 @@ import {
 
 import { DeadlineSubscriber, withDeadline } from './deadline.js';
 import { invalidateAfter } from './master-data-cache.js';
+import { TransactionMetricsSubscriber } from './observability.js';
 
 export { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
@@ -90,7 +91,7 @@ export async function initOrm(o: OrmOptions): Promise<MikroORM> {
       // A transaction left open by a stuck process does not hold its locks for ever.
       idle_in_transaction_session_timeout: 60_000,
     },
-    subscribers: [new DeadlineSubscriber()],
+    subscribers: [new DeadlineSubscriber(), new TransactionMetricsSubscriber()],
     debug: process.env.ORM_DEBUG === '1' ? ['query'] : false,
     allowGlobalContext: false,
     logger: process.env.ORM_DEBUG === '1' ? (m) => console.log(m) : (m) => o.log?.debug(m),

@@ -11,9 +11,9 @@
  * round early.
  */
 
-import { EVENT_VERSION_HEADER, eventVersionOf, Headers } from '@bm/contracts';
+import { EVENT_VERSION_HEADER, eventVersionOf, Headers, TRACEPARENT_HEADER } from '@bm/contracts';
 import type { Logger } from '@bm/logger';
-import { LARGE_EVENT_BUCKET, outgoing } from '@bm/messaging';
+import { jetStreamReplicas, LARGE_EVENT_BUCKET, outgoing } from '@bm/messaging';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, errors as natsErrors, headers as natsHeaders } from '@nats-io/transport-node';
@@ -78,7 +78,7 @@ export function pruneHourly(
   return () => clearInterval(timer);
 }
 
-/** Creates the `EVENTS` stream (subjects `events.>`) when it does not exist yet. */
+/** Creates the `EVENTS` stream (subjects `events.>`, {@link jetStreamReplicas} replicas) when it does not exist yet. */
 export async function ensureEventsStream(jsm: JetStreamManager): Promise<void> {
   try {
     await jsm.streams.info(EVENTS_STREAM);
@@ -89,6 +89,8 @@ export async function ensureEventsStream(jsm: JetStreamManager): Promise<void> {
         subjects: ['events.>'],
         duplicate_window: 2 * 60 * 1_000_000_000,
         max_age: EVENTS_MAX_AGE_MS * 1_000_000,
+        // 3 on a three-node cluster (issue #25): losing a node loses no acknowledged event.
+        num_replicas: jetStreamReplicas(),
       } as any);
     } catch (e) {
       if (!/already in use|exists/i.test(String((e as Error).message))) throw e;
@@ -113,6 +115,7 @@ interface Row {
   company_id: string;
   subject: string;
   payload: unknown;
+  trace_parent: string | null;
 }
 
 /** Starts the relay for the outbox table of `schema`. */
@@ -141,7 +144,7 @@ export function startOutboxRelay(o: {
     return o.orm.em.fork().transactional(async (tx) => {
       // The least-tried first: an event that keeps failing does not hold up the ones behind it.
       const rows = await tx.execute<Row[]>(
-        `select "id", "company_id", "subject", "payload" from "${o.schema}"."outbox"
+        `select "id", "company_id", "subject", "payload", "trace_parent" from "${o.schema}"."outbox"
           where "published_at" is null order by "attempts", "created_at" limit ? for update skip locked`,
         [batch],
       );
@@ -152,6 +155,8 @@ export function startOutboxRelay(o: {
         h.set(Headers.companyId, r.company_id);
         // The payload's schema version (issue #14); every event in the catalogue has one.
         h.set(EVENT_VERSION_HEADER, String(eventVersionOf(r.subject) ?? 1));
+        // The writing request's trace continues in the consumers (issue #25).
+        if (r.trace_parent) h.set(TRACEPARENT_HEADER, r.trace_parent);
         try {
           // An event above the server's message limit travels through the `events` object store,
           // under its own id, so a retried publish overwrites rather than duplicates it.

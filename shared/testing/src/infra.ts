@@ -63,6 +63,11 @@ export interface InfraOptions {
   log?: (line: string) => void;
   /** Called with each started server's stop as soon as it runs, so a caller interrupted mid-start can stop it. */
   onStarted?: (stop: () => Promise<void>) => void;
+  /**
+   * Nodes of the local NATS (issue #25, `NATS_CLUSTER`): 1 is one server; 3 (or 5) a cluster on loopback
+   * whose streams and object stores take that many replicas. Ignored when NATS_URL is given.
+   */
+  natsCluster?: number;
 }
 
 const isRoot = () => process.getuid?.() === 0;
@@ -408,13 +413,16 @@ export async function startNats(
   env: Record<string, string | undefined> = process.env,
   /** nats-server configuration with the users and their permissions (issue #12). */
   authConf?: string,
-): Promise<{ url: string; stop: () => Promise<void>; port: number }> {
+  /** A node of a cluster (issue #25): its name, its route port and the route ports of the others. */
+  node?: ClusterNode,
+): Promise<RunningNats> {
   const bin = natsServerBinary(env, log);
   const port = fixedPort ?? (await freePort());
-  const store = join(dataDir, 'nats');
+  const prefix = node ? node.name : 'nats';
+  const store = join(dataDir, prefix);
   mkdirSync(store, { recursive: true });
   // A nats-server left running on this store by an earlier run that did not stop cleanly: end it.
-  const pidFile = join(dataDir, 'nats.pid');
+  const pidFile = join(dataDir, `${prefix}.pid`);
   if (existsSync(pidFile)) {
     const old = Number(readFileSync(pidFile, 'utf8'));
     try {
@@ -427,11 +435,22 @@ export async function startNats(
       /* already gone */
     }
   }
-  const logFile = join(dataDir, 'nats.log');
+  const logFile = join(dataDir, `${prefix}.log`);
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
     const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store];
+    if (node)
+      args.push(
+        '-n',
+        node.name,
+        '--cluster_name',
+        node.cluster,
+        '--cluster',
+        `nats://127.0.0.1:${node.routePort}`,
+        '--routes',
+        node.routes.map((p) => `nats://127.0.0.1:${p}`).join(','),
+      );
     child = spawn(bin, authConf ? ['-c', authConf, ...args] : args, {
       stdio: ['ignore', fd, fd],
     });
@@ -466,7 +485,78 @@ export async function startNats(
     await stop();
     throw e;
   }
-  return { url: `nats://127.0.0.1:${port}`, port, stop };
+  return { url: `nats://127.0.0.1:${port}`, port, stop, pid: child.pid! };
+}
+
+/** A nats-server started by {@link startNats}. */
+export interface RunningNats {
+  url: string;
+  port: number;
+  pid: number;
+  stop: () => Promise<void>;
+}
+
+/** What makes a nats-server a node of a cluster (routes on loopback). */
+export interface ClusterNode {
+  name: string;
+  cluster: string;
+  routePort: number;
+  routes: number[];
+}
+
+/** A local NATS cluster (issue #25 "NATS cluster"): its nodes, and the client URL list of all of them. */
+export interface NatsCluster {
+  /** Every node's client URL, comma-separated (what NATS_URL takes). */
+  url: string;
+  nodes: RunningNats[];
+  /** Starts node `i` again (after it was stopped or killed) on its ports and store. */
+  restart(i: number): Promise<RunningNats>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `size` nats-server nodes with JetStream as one cluster `bm` on loopback (client and route ports
+ * free ones; stores `<dataDir>/nats-node-<i>`); resolves once every node accepts clients. JetStream
+ * elects its meta leader a few seconds later; until then creating a stream fails and its callers retry.
+ */
+export async function startNatsCluster(
+  dataDir: string,
+  size: number,
+  log: (l: string) => void = () => {},
+  env: Record<string, string | undefined> = process.env,
+  authConf?: string,
+): Promise<NatsCluster> {
+  const ports: number[] = [];
+  const routePorts: number[] = [];
+  for (let i = 0; i < size; i++) {
+    ports.push(await freePort());
+    routePorts.push(await freePort());
+  }
+  const nodeOf = (i: number): ClusterNode => ({
+    name: `nats-node-${i + 1}`,
+    cluster: 'bm',
+    routePort: routePorts[i],
+    routes: routePorts.filter((_, j) => j !== i),
+  });
+  const nodes: RunningNats[] = [];
+  const stop = async () => {
+    await Promise.all(nodes.map((n) => n.stop()));
+  };
+  try {
+    for (let i = 0; i < size; i++) nodes.push(await startNats(dataDir, log, ports[i], env, authConf, nodeOf(i)));
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return {
+    url: nodes.map((n) => n.url).join(','),
+    nodes,
+    restart: async (i) => {
+      nodes[i] = await startNats(dataDir, log, ports[i], env, authConf, nodeOf(i));
+      return nodes[i];
+    },
+    stop,
+  };
 }
 
 /**
@@ -511,10 +601,18 @@ export async function ensureInfrastructure(o: InfraOptions = {}): Promise<Infra>
     if (!natsUrl) {
       const auth = ensureNatsAuth(dataDir);
       natsCredentials = auth.creds;
-      const n = await startNats(dataDir, log, undefined, env, auth.confFile);
-      track(n.stop);
-      started.push('nats-server');
-      natsUrl = n.url;
+      const size = o.natsCluster ?? 1;
+      if (size > 1) {
+        const cluster = await startNatsCluster(dataDir, size, log, env, auth.confFile);
+        track(cluster.stop);
+        started.push(`a cluster of ${size} nats-server nodes`);
+        natsUrl = cluster.url;
+      } else {
+        const n = await startNats(dataDir, log, undefined, env, auth.confFile);
+        track(n.stop);
+        started.push('nats-server');
+        natsUrl = n.url;
+      }
     } else if (env.NATS_CREDENTIALS_FILE) {
       natsCredentials = readNatsCredentials(env.NATS_CREDENTIALS_FILE);
     }

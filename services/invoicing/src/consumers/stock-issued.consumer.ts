@@ -11,6 +11,7 @@ import {
   EVENTS_STREAM,
   ensureEventsStream,
   MAX_DELIVER,
+  observeConsumer,
   processDelivery,
   pruneHourly,
   type ServiceKit,
@@ -88,6 +89,8 @@ export function startStockIssuedConsumer(kit: ServiceKit): () => Promise<void> {
     }
   };
   loop = setup();
+  // Its pending events are a metric (issue #25).
+  const unobserve = observeConsumer(kit.nc, EVENTS_STREAM, STOCK_ISSUED_CONSUMER);
   // Ids older than the stream's retention can never come back: forget them.
   const stopPruning = pruneHourly(
     kit.orm,
@@ -99,6 +102,7 @@ export function startStockIssuedConsumer(kit: ServiceKit): () => Promise<void> {
   return async () => {
     stopped = true;
     stopPruning();
+    unobserve();
     messages?.stop();
     await loop;
   };

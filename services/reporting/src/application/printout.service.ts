@@ -20,8 +20,9 @@ import {
   warehouses,
 } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
-import { deadlinePassed, type RequestContext, request } from '@bm/messaging';
+import { deadlinePassed, jetStreamReplicas, type RequestContext, request } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
+import { renderDuration, timed } from '@bm/telemetry';
 import { type ObjectStore, Objm } from '@nats-io/obj';
 import type { Piscina } from 'piscina';
 import type { InvoicePrint, IssueCardPrint, Party } from '../domain/print-model.js';
@@ -60,7 +61,10 @@ export function printoutStore(kit: ServiceKit): Promise<ObjectStore> {
     try {
       return await objm.open(PRINTOUT_BUCKET);
     } catch {
-      return objm.create(PRINTOUT_BUCKET, { ttl: PRINTOUT_TTL_MS * 1_000_000 } as any);
+      return objm.create(PRINTOUT_BUCKET, {
+        ttl: PRINTOUT_TTL_MS * 1_000_000,
+        replicas: jetStreamReplicas(),
+      } as any);
     }
   })().catch((e) => {
     store = undefined;
@@ -201,7 +205,21 @@ export async function issueCardPrint(
  * thread ended) after `renderTimeoutMs` or at the request's deadline, whichever comes first: 504; or
  * when `cancel` aborts (the client has gone, issue #22).
  */
-export async function renderTask(
+export function renderTask(
+  deps: ReportingDeps,
+  task: RenderTask,
+  deadline?: number,
+  cancel?: AbortSignal,
+): Promise<RenderResult> {
+  // `bm_printout_render_duration_seconds{outcome}` (issue #25).
+  return timed(
+    renderDuration,
+    () => renderBounded(deps, task, deadline, cancel),
+    (e) => ({ outcome: e === undefined ? 'ok' : cancel?.aborted ? 'cancelled' : 'failed' }),
+  );
+}
+
+async function renderBounded(
   deps: ReportingDeps,
   task: RenderTask,
   deadline?: number,
