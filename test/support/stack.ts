@@ -257,6 +257,8 @@ export async function startStack(
     /** Another NATS server (with `natsCredentials` when it has users). */
     natsUrl?: string;
     natsCredentials?: NatsCredentials;
+    /** Replicas of the streams and object stores the services create (3 on a three-node cluster). */
+    natsReplicas?: number;
     requestTimeoutMs?: number;
     /** Lifetime of a verified credential in the gateway's cache, ms (default 60 s). */
     authCacheTtlMs?: number;
@@ -291,6 +293,7 @@ export async function startStack(
   const config = {
     NATS_URL: natsUrl,
     LOG_LEVEL: (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent',
+    NATS_REPLICAS: opts.natsReplicas ?? 1,
   };
   const replicas: Replicas = { warehouse: [], invoicing: [], reporting: [] };
   // Each service connects as its own NATS user, as in production (issue #12).
