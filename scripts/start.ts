@@ -243,10 +243,11 @@ function launch(name: ProcessName, file: string, replica = 1): void {
     } catch {
       /* no log */
     }
-    const delay = Date.now() - startedAt > 60_000 ? 1000 : Math.min((backoff.get(instance) ?? 500) * 2, 30_000);
+    const delay =
+      Date.now() - startedAt > 60_000 ? 1000 : Math.min((backoff.get(instance) ?? 500) * 2, 30_000);
     backoff.set(instance, delay);
     console.error(
-      `${instance} exited (${code ?? signal}); restarting it in ${delay / 1000} s. The end of its log ${logFile}:\n${lastLines}`,
+      `${replica === 1 ? name : instance} exited (${code ?? signal}); restarting it in ${delay / 1000} s. The end of its log ${logFile}:\n${lastLines}`,
     );
     // Not unref'd: while every child waits for its restart, this timer keeps the script alive.
     setTimeout(() => {
@@ -324,7 +325,5 @@ say(
   `CLI:   ${cliDb} NATS_URL='${infra.natsUrl}'${cliNats} pnpm create-company --name 'Firma s.r.o.' --country SK`,
 );
 say('');
-say(
-  `Metrics: GET /metrics of every process, listed in ${metricsTargetsFile} (Prometheus file_sd_configs).`,
-);
+say(`Metrics: GET /metrics of every process, listed in ${metricsTargetsFile} (Prometheus file_sd_configs).`);
 say(`Logs in ${join(local, 'logs')}. Ctrl-C stops everything.`);

@@ -136,6 +136,54 @@ describe('pnpm start', () => {
       'VY00002',
       'VY00003',
     ]);
+    // Metrics (issue #25): every process is a target of .local/metrics-targets.json and serves GET /metrics.
+    const targetsFile = join(local, 'metrics-targets.json');
+    const targets = JSON.parse(readFileSync(targetsFile, 'utf8')) as {
+      targets: string[];
+      labels: { service: string; instance: string };
+    }[];
+    expect(targets.map((t) => t.labels).sort((a, b) => a.service.localeCompare(b.service))).toEqual([
+      { service: 'access-point', instance: 'access-point-1' },
+      { service: 'gateway', instance: 'gateway-1' },
+      { service: 'invoicing', instance: 'invoicing-1' },
+      { service: 'reporting', instance: 'reporting-1' },
+      { service: 'warehouse', instance: 'warehouse-1' },
+    ]);
+    const scrape = async (service: string) => {
+      const t = targets.find((x) => x.labels.service === service)!;
+      return (await fetch(`http://${t.targets[0]}/metrics`)).text();
+    };
+    const sample = (text: string, name: string, labels: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`${name}{`) && labels.split(',').every((kv) => l.includes(kv)))
+          ?.split(' ')
+          .at(-1) ?? Number.NaN,
+      );
+    const gatewayText = await scrape('gateway');
+    expect(
+      sample(
+        gatewayText,
+        'http_server_request_duration_seconds_count',
+        'http_route="/1.6/warehouses",http_response_status_code="200"',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        await scrape('warehouse'),
+        'messaging_process_duration_seconds_count',
+        'messaging_destination_name="warehouse.warehouses.list",outcome="ok"',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(await scrape('invoicing'), 'bm_outbox_backlog_events', 'db_namespace="invoicing"')).toBe(0);
+    // The six demo PDFs were rendered.
+    expect(
+      sample(await scrape('reporting'), 'bm_printout_render_duration_seconds_count', 'outcome="ok"'),
+    ).toBe(6);
+    expect(await scrape('access-point')).toContain('process_cpu_user_seconds_total');
+    const targetsWritten = statSync(targetsFile).mtimeMs;
+
     // A service that dies is restarted with a back-off, and the stack answers again (issue #12).
     const pid = Number(
       execFileSync('pgrep', ['-f', `${join('services', 'warehouse', 'src', 'main.ts')}`], {
@@ -154,6 +202,9 @@ describe('pnpm start', () => {
       if (again !== 200) await new Promise((r) => setTimeout(r, 100));
     }
     expect(again).toBe(200);
+    // The targets file was rewritten for the restarted process, and it is scraped again on its port.
+    expect(statSync(targetsFile).mtimeMs).toBeGreaterThan(targetsWritten);
+    expect(await scrape('warehouse')).toContain('messaging_process_duration_seconds_count');
 
     child.kill('SIGINT');
     const code = await new Promise((r) => child!.once('exit', r));

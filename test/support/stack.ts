@@ -7,7 +7,7 @@ import { type BmClient, authHeaders as clientAuthHeaders, createBmClient } from 
 import type { NatsUserName } from '@bm/contracts';
 import { createLogger } from '@bm/logger';
 import { connect, type NatsConnection } from '@bm/messaging';
-import { initOrm, natsOptions, type RunningService } from '@bm/service-kit';
+import { initOrm, natsOptions, observeOrm, type RunningService } from '@bm/service-kit';
 import { dropDatabase, ensureDatabase } from '@bm/testing/infra';
 import { type NatsCredentials, natsEnv } from '@bm/testing/nats-auth';
 import { type DbProcess, provisionDbRoles } from '@bm/testing/pg-roles';
@@ -311,6 +311,8 @@ export async function startStack(
   }
   const log = createLogger('gateway', 'silent');
   const orm = await initOrm({ ...identityOrm, clientUrl: roleUrls.gateway, log });
+  // The gateway's pool gauges, as its process entry registers them (issue #25).
+  const unobserveIdentity = observeOrm(orm, identityOrm.schema, { outbox: false });
   const natsConnect = (user: NatsUserName = 'admin') =>
     connect({ ...natsOptions({ NATS_URL: natsUrl, ...natsEnv(natsCredentials, user) }, `test-${user}`) });
   const nc = await natsConnect('gateway');
@@ -418,6 +420,7 @@ export async function startStack(
       for (const list of Object.values(replicas)) await Promise.all(list.map((r) => r.stop()));
       await nc.drain().catch(() => undefined);
       await Promise.all(authStores.map((p) => p.end().catch(() => undefined)));
+      unobserveIdentity();
       await orm.close();
       await dropDatabase(databaseUrl).catch(() => undefined);
       for (const other of otherDatabases) await dropDatabase(other).catch(() => undefined);

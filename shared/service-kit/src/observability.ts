@@ -48,7 +48,11 @@ interface PgPoolStats {
  * events and the age of the oldest one. Returns the function that removes them (on stop).
  */
 export function observeOrm(orm: MikroORM, schema: string, o: { outbox: boolean }): () => void {
-  const pool = () => orm.em.getConnection().getNativeClient() as Promise<PgPoolStats>;
+  // Read without awaiting once known: the pool's figures are taken before this scrape's own backlog
+  // queries (gauges collect in registration order) borrow a connection and would count as pending.
+  let native: PgPoolStats | undefined;
+  const resolve = async () => (native = (await orm.em.getConnection().getNativeClient()) as PgPoolStats);
+  void resolve().catch(() => undefined);
   const name = { db_client_connection_pool_name: schema };
   const removers = [
     scrapeGauge({
@@ -56,7 +60,7 @@ export function observeOrm(orm: MikroORM, schema: string, o: { outbox: boolean }
       help: 'Database connections of the pool, by state (idle or used)',
       labelNames: ['db_client_connection_pool_name', 'db_client_connection_state'] as const,
       read: async () => {
-        const p = await pool();
+        const p = native ?? (await resolve());
         return [
           { labels: { ...name, db_client_connection_state: 'idle' }, value: p.idleCount },
           { labels: { ...name, db_client_connection_state: 'used' }, value: p.totalCount - p.idleCount },
@@ -67,13 +71,13 @@ export function observeOrm(orm: MikroORM, schema: string, o: { outbox: boolean }
       name: 'db_client_connection_max',
       help: 'Most connections the pool opens (DB_POOL_MAX)',
       labelNames: ['db_client_connection_pool_name'] as const,
-      read: async () => [{ labels: name, value: (await pool()).options?.max ?? 0 }],
+      read: async () => [{ labels: name, value: (native ?? (await resolve())).options?.max ?? 0 }],
     }),
     scrapeGauge({
       name: 'db_client_connection_pending_requests',
       help: 'Queries waiting for a free connection of the pool',
       labelNames: ['db_client_connection_pool_name'] as const,
-      read: async () => [{ labels: name, value: (await pool()).waitingCount }],
+      read: async () => [{ labels: name, value: (native ?? (await resolve())).waitingCount }],
     }),
   ];
   if (o.outbox) {
