@@ -485,7 +485,7 @@ export async function startNats(
     await stop();
     throw e;
   }
-  return { url: `nats://127.0.0.1:${port}`, port, stop, pid: child.pid! };
+  return { url: `nats://127.0.0.1:${port}`, port, stop, pid: child.pid!, exited };
 }
 
 /** A nats-server started by {@link startNats}. */
@@ -494,6 +494,8 @@ export interface RunningNats {
   port: number;
   pid: number;
   stop: () => Promise<void>;
+  /** Settles when the server process has exited (stopped, or killed from outside). */
+  exited: Promise<void>;
 }
 
 /** What makes a nats-server a node of a cluster (routes on loopback). */
@@ -525,6 +527,8 @@ export async function startNatsCluster(
   log: (l: string) => void = () => {},
   env: Record<string, string | undefined> = process.env,
   authConf?: string,
+  /** Start a node again, 1 s after it exits while the cluster runs (`pnpm start`); tests restart by hand. */
+  keepAlive = false,
 ): Promise<NatsCluster> {
   const ports: number[] = [];
   const routePorts: number[] = [];
@@ -539,11 +543,33 @@ export async function startNatsCluster(
     routes: routePorts.filter((_, j) => j !== i),
   });
   const nodes: RunningNats[] = [];
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     await Promise.all(nodes.map((n) => n.stop()));
   };
+  const start = async (i: number): Promise<RunningNats> => {
+    const node = await startNats(dataDir, log, ports[i], env, authConf, nodeOf(i));
+    nodes[i] = node;
+    if (keepAlive)
+      void node.exited.then(async () => {
+        if (stopping || nodes[i] !== node) return;
+        log(`nats-node-${i + 1} exited; starting it again in 1 s`);
+        await new Promise((r) => setTimeout(r, 1000));
+        for (let attempt = 0; !stopping && nodes[i] === node; attempt++) {
+          try {
+            await start(i);
+            log(`nats-node-${i + 1} started again and rejoins the cluster`);
+          } catch (e) {
+            log(`nats-node-${i + 1} did not start (${(e as Error).message.split('\n')[0]}); retrying`);
+            await new Promise((r) => setTimeout(r, Math.min(1000 * 2 ** attempt, 30_000)));
+          }
+        }
+      });
+    return node;
+  };
   try {
-    for (let i = 0; i < size; i++) nodes.push(await startNats(dataDir, log, ports[i], env, authConf, nodeOf(i)));
+    for (let i = 0; i < size; i++) await start(i);
   } catch (e) {
     await stop();
     throw e;
@@ -551,10 +577,7 @@ export async function startNatsCluster(
   return {
     url: nodes.map((n) => n.url).join(','),
     nodes,
-    restart: async (i) => {
-      nodes[i] = await startNats(dataDir, log, ports[i], env, authConf, nodeOf(i));
-      return nodes[i];
-    },
+    restart: start,
     stop,
   };
 }
@@ -603,7 +626,7 @@ export async function ensureInfrastructure(o: InfraOptions = {}): Promise<Infra>
       natsCredentials = auth.creds;
       const size = o.natsCluster ?? 1;
       if (size > 1) {
-        const cluster = await startNatsCluster(dataDir, size, log, env, auth.confFile);
+        const cluster = await startNatsCluster(dataDir, size, log, env, auth.confFile, true);
         track(cluster.stop);
         started.push(`a cluster of ${size} nats-server nodes`);
         natsUrl = cluster.url;
