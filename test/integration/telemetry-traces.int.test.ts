@@ -5,7 +5,9 @@
  * to its consumer. Spans go to an in-memory exporter (the whole stack runs in this process);
  * telemetry-otlp.int.test.ts sends them by OTLP/HTTP JSON.
  */
-import { InMemorySpanExporter, initTracing, type ReadableSpan } from '@bm/telemetry';
+import { Writable } from 'node:stream';
+import { createLogger } from '@bm/logger';
+import { InMemorySpanExporter, initTracing, inSpan, type ReadableSpan } from '@bm/telemetry';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, issue, item, ok, partner, receive, warehouse } from '../support/fixtures.js';
@@ -29,6 +31,24 @@ const spansOf = (traceId: string) =>
 const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
 
 describe('traces', () => {
+  it('puts the active span’s trace_id and span_id on every log line written inside it', async () => {
+    const lines: string[] = [];
+    const log = createLogger(
+      'test',
+      'info',
+      new Writable({ write: (chunk, _e, cb) => cb(void lines.push(String(chunk))) }),
+    );
+    let ids: { traceId: string; spanId: string } | undefined;
+    await inSpan('test', 'a span', {}, async (span) => {
+      ids = span.spanContext();
+      log.info('inside');
+    });
+    log.info('outside');
+    const [inside, outside] = lines.map((l) => JSON.parse(l));
+    expect(inside).toMatchObject({ msg: 'inside', trace_id: ids!.traceId, span_id: ids!.spanId });
+    expect(outside.trace_id).toBeUndefined();
+  });
+
   it('follows one request from the gateway over NATS into the warehouse and its PostgreSQL statements', async () => {
     exporter.reset();
     const r = await c.get('/1.6/warehouses');

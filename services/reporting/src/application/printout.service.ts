@@ -19,17 +19,17 @@ import {
   vatCodes,
   warehouses,
 } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
-import { deadlinePassed, jetStreamReplicas, type RequestContext, request } from '@bm/messaging';
+import { AppError, ErrorCode, notFound } from '@bm/errors';
+import { jetStreamReplicas, type RequestContext, request } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
-import { renderDuration, timed } from '@bm/telemetry';
 import { type ObjectStore, Objm } from '@nats-io/obj';
 import type { Piscina } from 'piscina';
 import type { InvoicePrint, IssueCardPrint, Party } from '../domain/print-model.js';
 import { ReportEntity } from '../persistence/entities.js';
-import { type RenderResult, type RenderTask, render } from '../rendering/render.worker.js';
+import type { RenderTask } from '../rendering/render.worker.js';
 import type { RenderAdmission } from './render-admission.js';
 import { type RenderCancellations, renderCancelled } from './render-cancellation.js';
+import { renderTask } from './render-task.js';
 
 export interface ReportingDeps {
   kit: ServiceKit;
@@ -198,50 +198,6 @@ export async function issueCardPrint(
     })),
     totalCost: card.totalCost,
   };
-}
-
-/**
- * Renders in the pool (or in this thread without one). In the pool the render is aborted (its worker
- * thread ended) after `renderTimeoutMs` or at the request's deadline, whichever comes first: 504; or
- * when `cancel` aborts (the client has gone, issue #22).
- */
-export function renderTask(
-  deps: ReportingDeps,
-  task: RenderTask,
-  deadline?: number,
-  cancel?: AbortSignal,
-): Promise<RenderResult> {
-  // `bm_printout_render_duration_seconds{outcome}` (issue #25).
-  return timed(
-    renderDuration,
-    () => renderBounded(deps, task, deadline, cancel),
-    (e) => ({ outcome: e === undefined ? 'ok' : cancel?.aborted ? 'cancelled' : 'failed' }),
-  );
-}
-
-async function renderBounded(
-  deps: ReportingDeps,
-  task: RenderTask,
-  deadline?: number,
-  cancel?: AbortSignal,
-): Promise<RenderResult> {
-  if (cancel?.aborted) throw renderCancelled();
-  if (!deps.pool) return render(task);
-  const limit = Math.min(deps.renderTimeoutMs ?? 60_000, deadline ? deadline - Date.now() : Infinity);
-  if (limit <= 0) throw deadlinePassed('the printout');
-  const timeout = AbortSignal.timeout(limit);
-  try {
-    return await deps.pool.run(task, { signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout });
-  } catch (e) {
-    if (cancel?.aborted) throw renderCancelled();
-    if ((e as Error)?.name === 'AbortError' || /aborted/i.test(String((e as Error)?.message)))
-      throw new AppError(
-        ErrorKind.timeout,
-        ErrorCode.Timeout,
-        `rendering the printout took longer than ${Math.round(limit / 1000)} s and was stopped; nothing was kept`,
-      );
-    throw e;
-  }
 }
 
 /**
