@@ -47,7 +47,8 @@ describe('three-node NATS cluster', () => {
     // The relay creates the stream with its first event: 3 replicas, one on each node.
     const ready = await eventually(
       () => streamInfo().catch(() => undefined),
-      (s) => (s?.cluster?.replicas?.length ?? 0) === 2,
+      // Two followers besides the leader, both caught up (a fresh follower reports `current: false` briefly).
+      (s) => s?.cluster?.replicas?.length === 2 && s.cluster.replicas.every((r) => r.current),
     );
     expect(ready?.config.num_replicas).toBe(3);
     expect(ready?.cluster?.replicas?.map((r) => r.current)).toEqual([true, true]);
