@@ -63,7 +63,7 @@ describe('three-node NATS cluster', () => {
       ack_wait: 5_000_000_000,
     });
 
-    // Load: 6 clients issuing cards for 8 s; the stream's leader is killed after 2 s.
+    // Load: 6 clients issuing cards; the node is killed under it.
     const stored: string[] = [];
     const statuses: { at: number; status: number }[] = [];
     const t0 = performance.now();
@@ -81,15 +81,24 @@ describe('three-node NATS cluster', () => {
       leader = (await streamInfo().catch(() => undefined))?.cluster?.leader;
     }
     expect(leader).toBe(`nats-node-${victim + 1}`);
-    const killAt = 2000;
-    const killer = new Promise<void>((r) =>
-      setTimeout(() => {
-        process.kill(cluster.nodes[victim].pid, 'SIGKILL');
-        r();
-      }, killAt),
-    );
+    // The kill comes once 30 cards are stored (however slow the machine), and the load goes on until 30
+    // more were stored after it, at least 4 s after it (at most 60 s in all).
+    let killAt = Number.POSITIVE_INFINITY;
+    let storedAtKill = 0;
+    const running = () => {
+      const now = performance.now() - t0;
+      if (now > 60_000) return false;
+      return now < killAt + 4000 || stored.length < storedAtKill + 30;
+    };
+    const killer = (async () => {
+      while (stored.length < 30 && performance.now() - t0 < 30_000)
+        await new Promise((r) => setTimeout(r, 20));
+      storedAtKill = stored.length;
+      killAt = performance.now() - t0;
+      process.kill(cluster.nodes[victim].pid, 'SIGKILL');
+    })();
     const worker = async () => {
-      while (performance.now() - t0 < 8000) {
+      while (running()) {
         const r = await issue(c, {
           warehouseId: wh.id,
           partnerId: p.id,
