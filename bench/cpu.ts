@@ -4,7 +4,8 @@
  * after a measured run. Linux only.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
@@ -67,4 +68,46 @@ export function cpuPerDocument(
   }
   out.total = total;
   return out;
+}
+
+/** `pid` and every process whose parent it is (a postmaster and its backends), from /proc. */
+export function processAndChildren(pid: number): number[] {
+  const out = [pid];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/**
+ * The process groups of one bench stack whose servers keep their data in `dataDir` (`pnpm bench compare`
+ * runs two stacks at once): its own processes, its PostgreSQL (postmaster and backends) and nats-server.
+ */
+export function stackGroups(
+  children: () => Record<string, number[]>,
+  dataDir: string,
+): Record<string, () => number[]> {
+  const pidIn = (file: string) => {
+    try {
+      return Number(readFileSync(file, 'utf8').split('\n')[0]) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const groups = processGroups(children);
+  groups.postgresql = () => {
+    const pm = pidIn(join(dataDir, 'pgdata', 'postmaster.pid'));
+    return pm ? processAndChildren(pm) : [];
+  };
+  groups.nats = () => {
+    const n = pidIn(join(dataDir, 'nats.pid'));
+    return n ? [n] : [];
+  };
+  return groups;
 }

@@ -13,10 +13,16 @@ import { forkFor, initOrm, type MikroORM, natsOptions, type ServiceKit } from '@
 import { ensureDatabase, ensureInfrastructure, freePort } from '@bm/testing/infra';
 import { natsEnv } from '@bm/testing/nats-auth';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function startBenchStack(opts: { ormOptions?: any } = {}) {
-  const infra = await ensureInfrastructure({ log: () => {} });
+/**
+ * Starts the bench stack. `root`: the checkout whose processes run (default this one; `pnpm bench compare`
+ * runs an older commit's from its worktree); `dataDir`: where its own PostgreSQL and nats-server keep their
+ * data (default a fresh temporary directory; unless DATABASE_URL / NATS_URL are set).
+ */
+export async function startBenchStack(opts: { ormOptions?: any; root?: string; dataDir?: string } = {}) {
+  const root = opts.root ?? repoRoot;
+  const infra = await ensureInfrastructure({ log: () => {}, dataDir: opts.dataDir });
   const databaseUrl = await ensureDatabase(infra.databaseUrl, `bench_${Date.now()}`);
   const adminToken = 'bench-admin-token-0123456789';
   const port = await freePort();

@@ -12,6 +12,7 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { cpuPerDocument, cpuSnapshot, processGroups } from './cpu.js';
+import { type BenchCompany, issueCardBody, prepareCompany, salesInvoiceBody } from './load.js';
 import { startBenchStack } from './support.js';
 
 const DURATION = Number(process.env.DURATION_MS ?? 10_000);
@@ -28,60 +29,14 @@ try {
     await s.addReplica('services/warehouse/src/main.ts');
   for (let i = 1; i < Number(process.env.INVOICING_REPLICAS ?? 1); i++)
     await s.addReplica('services/invoicing/src/main.ts');
-  /** A company ready for the load: its headers, FIFO warehouse, partner and stocked items. */
-  const prepare = async (headers: Record<string, string>) => {
-    const call = (method: string, path: string, body?: unknown) => s.call(method, path, body, headers);
-    const hs = (await call('GET', '/1.6/warehouses')).items[0]; // FIFO
-    const partner = await call('POST', '/1.6/partners', {
-      code: 'B1',
-      name: 'Bench odberateľ s.r.o.',
-      country: 'SK',
-      vatNumber: 'SK2021000001',
-    });
-    const items: string[] = [];
-    for (let i = 0; i < ITEMS; i++)
-      items.push(
-        (await call('POST', '/1.6/items', { code: `B${i}`, name: `Bench item ${i}`, sellPrice: 10 })).id,
-      );
-    for (let i = 0; i < ITEMS; i += 50)
-      await call('POST', '/1.6/warehouses/receipt-cards', {
-        ordnerCode: 'PR',
-        warehouseId: hs.id,
-        dateOperation: s.today,
-        rows: items.slice(i, i + 50).map((itemId) => ({ itemId, quantity: 10_000_000, costPrice: 1.1 })),
-      });
-    return { headers, hs, partner, items };
-  };
-  type Company = Awaited<ReturnType<typeof prepare>>;
-  const companies: Company[] = [await prepare(s.headers)];
+  const prepare = (headers: Record<string, string>) => prepareCompany(s, headers, ITEMS);
+  const companies: BenchCompany[] = [await prepare(s.headers)];
   for (let i = 1; i < COMPANIES; i++) companies.push(await prepare(await s.newCompany(`Bench ${i} s.r.o.`)));
   /** The company of the next request (round robin). */
   let turn = 0;
   const next = () => companies[turn++ % companies.length];
-  const card = (co: Company) => {
-    const pick = new Set<string>();
-    while (pick.size < 5) pick.add(co.items[Math.floor(Math.random() * co.items.length)]);
-    return JSON.stringify({
-      ordnerCode: 'VY',
-      warehouseId: co.hs.id,
-      partnerId: co.partner.id,
-      dateOperation: s.today,
-      rows: [...pick].map((itemId) => ({ itemId, quantity: 1 })),
-    });
-  };
-  const invoice = (co: Company) =>
-    JSON.stringify({
-      ordnerCode: 'OF',
-      warehouseId: co.hs.id,
-      partnerId: co.partner.id,
-      dateCreated: s.today,
-      rows: Array.from({ length: 10 }, (_, i) => ({
-        name: `Položka ${i}`,
-        quantity: 1 + (i % 3),
-        price: (10 + i * 1.37).toFixed(2),
-        vatRate: i % 2 ? 23 : 5,
-      })),
-    });
+  const card = (co: BenchCompany) => issueCardBody(co, s.today);
+  const invoice = (co: BenchCompany) => salesInvoiceBody(co, s.today);
   const kinds = [
     { label: 'issue card, 5 rows, FIFO', path: '/1.6/warehouses/issue-cards', body: card },
     { label: 'sales invoice, 10 rows, two VAT rates', path: '/1.6/sales/invoices', body: invoice },
