@@ -49,6 +49,10 @@ export function natsOptions(
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // No stack trace captured for every request and its timer "in case it fails" (issue #24: two error
+    // objects per request were 7.5 % of the gateway's profile); a failure still raises the same error
+    // classes, which the callers map to 503/504.
+    noAsyncTraces: true,
     ...(config.NATS_USER ? { user: config.NATS_USER, pass: config.NATS_PASSWORD } : {}),
   };
 }
