@@ -1,6 +1,7 @@
 /** What every service process is built from: config, ORM, bootstrap and master-data endpoints. */
 
 export * from './bootstrap.js';
+export * from './bound-query.js';
 export * from './config.js';
 export * from './crud.js';
 export * from './deadline.js';
@@ -11,5 +12,6 @@ export * from './master-data-cache.js';
 export * from './observability.js';
 export * from './orm.js';
 export * from './outbox.js';
+export * from './prepared-statements.js';
 export * from './record-number.js';
 export * from './set-insert.js';

@@ -23,6 +23,7 @@ import {
 import { DeadlineSubscriber, withDeadline } from './deadline.js';
 import { invalidateAfter } from './master-data-cache.js';
 import { TransactionMetricsSubscriber } from './observability.js';
+import { usePreparedStatements } from './prepared-statements.js';
 
 export { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
@@ -72,6 +73,7 @@ export function assertNoOpenTransaction(subject: string): void {
  */
 export async function initOrm(o: OrmOptions): Promise<MikroORM> {
   guardRequests(assertNoOpenTransaction);
+  usePreparedStatements();
   const orm = await MikroORM.init({
     clientUrl: o.clientUrl,
     schema: o.schema,

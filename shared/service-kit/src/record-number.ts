@@ -3,7 +3,9 @@
  * ordner's counter per year of the document's date, gapless and safe under concurrency because the
  * counter row stays locked until the document's transaction ends and rolls back with it.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { execBound } from './bound-query.js';
 import { assertRecordNumberFree } from './documents.js';
 import { pgArray } from './set-insert.js';
 
@@ -73,7 +75,8 @@ export async function takeRecordNumbers(
       key === 0
         ? [companyId, ordner.id, key, want, ordner.id, want]
         : [companyId, ordner.id, key, want, want];
-    const [row] = await em.execute<{ last_value: number }[]>(
+    const [row] = await execBound<{ last_value: number }>(
+      em,
       `insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value") values (?, ?, ?, ${first})
        on conflict ("ordner_id", "year") do update set "last_value" = "ordner_counter"."last_value" + ?
        returning "last_value"`,
@@ -99,7 +102,8 @@ export async function usedRecordNumbers(
   companyId: string,
   candidates: string[],
 ): Promise<Set<string>> {
-  const rows = await em.execute<{ record_number: string }[]>(
+  const rows = await execBound<{ record_number: string }>(
+    em,
     `select "record_number" from ${table} where "company_id" = ? and "record_number" = any(?::text[])`,
     [companyId, pgArray(candidates)],
   );

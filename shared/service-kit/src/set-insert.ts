@@ -6,7 +6,9 @@
  * so the entities stay the one description of the tables. The rows are plain objects keyed by property
  * name; every row of one entity must have the same keys. The ORM does not manage what is inserted here.
  */
+
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
+import { execBound } from './bound-query.js';
 
 /** A PostgreSQL array literal of `values` (every element quoted; null as NULL), for `?::type[]`. */
 export const pgArray = (values: readonly unknown[]): string =>
@@ -85,7 +87,7 @@ export async function insertAll(em: EntityManager, parts: InsertPart[]): Promise
   const sql = statements.length
     ? `with ${statements.map((s, i) => `p${i} as (${s.sql})`).join(', ')} ${last.sql}`
     : last.sql;
-  await em.execute(sql, [...statements.flatMap((s) => s.params), ...last.params]);
+  await execBound(em, sql, [...statements.flatMap((s) => s.params), ...last.params]);
 }
 
 /** One SQL statement with its `?` parameters. */
@@ -106,5 +108,5 @@ export async function executeAll(em: EntityManager, statements: Statement[]): Pr
   const sql = head.length
     ? `with ${head.map((s, i) => `w${i} as (${s.sql})`).join(', ')} ${last.sql}`
     : last.sql;
-  await em.execute(sql, [...head.flatMap((s) => s.params), ...last.params]);
+  await execBound(em, sql, [...head.flatMap((s) => s.params), ...last.params]);
 }

@@ -5,7 +5,7 @@
  * are in `domain/`.
  */
 import { type Dec, dec, fmt } from '@bm/money';
-import { type EntityManager, pgArray, type Statement } from '@bm/service-kit';
+import { type EntityManager, execBound, pgArray, type Statement } from '@bm/service-kit';
 import type { Layer } from '../domain/fifo.js';
 import type { KeyLedgerState } from '../domain/ledger-replay.js';
 
@@ -74,7 +74,8 @@ export async function lockBalances(
   // One statement text for any number of keys: the keys as two arrays, each looked up (and locked, in
   // the arrays' sorted order) through the unique index by a lateral subquery.
   const lock = (ks: StockKey[]) =>
-    em.execute<BalanceRow[]>(
+    execBound<BalanceRow>(
+      em,
       `select b.* from unnest(?::uuid[], ?::uuid[]) with ordinality as k("item", "lot", "n")
          cross join lateral (
            select ${BALANCE_COLUMNS} from "warehouse"."stock_balance" s
@@ -191,7 +192,8 @@ export async function prefetchOpenLayers(
   const out = new Map<string, LayerRow[]>(keys.map((k) => [`${k.itemId}|${lotKeyOf(k.lotNumberID)}`, []]));
   if (!keys.length) return out;
   const values = keys.map(() => '(?::uuid, ?::uuid)').join(', ');
-  const rows = await em.execute<LayerRow[]>(
+  const rows = await execBound<LayerRow>(
+    em,
     `select l.* from (values ${values}) as k("item_id", "lot_key")
        cross join lateral (
          select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" v
@@ -324,7 +326,8 @@ export async function loadKey(
 
 /** `n` values of the ledger sequence (creation order of movements and layers). */
 export async function nextSeqs(em: EntityManager, n: number): Promise<string[]> {
-  const rows = await em.execute<{ seq: string }[]>(
+  const rows = await execBound<{ seq: string }>(
+    em,
     `select nextval('"warehouse"."ledger_seq"')::text as "seq" from generate_series(1, ?)`,
     [n],
   );

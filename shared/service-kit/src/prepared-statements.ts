@@ -1,0 +1,49 @@
+/**
+ * Prepared statements for the statements a process runs again and again (issue #24 "the hot statements
+ * as prepared statements with bind parameters"). The ORM and its query builder send every statement as
+ * an unnamed one, so PostgreSQL parses and plans it anew each time; for the write path's statements
+ * (the balance lock, the ledger write, the counter, the set insert) that was a large share of the
+ * database's CPU per document.
+ *
+ * pg prepares a statement once per connection when the query carries a `name`. This gives a name to a
+ * parameterised statement text the second time the process sends it: a text seen once (a one-off
+ * report, a list with an unusual number of ids) stays unnamed, and at most {@link MAX_NAMED} texts are
+ * named per process, so the server's memory per connection stays bounded. Statements without
+ * parameters (`begin`, `savepoint`, `commit`) are left alone. PostgreSQL replans a prepared statement
+ * by itself when a table it uses changes (migrations).
+ */
+import pg from 'pg';
+
+/** Most statement texts named per process (each is prepared once on each connection that runs it). */
+export const MAX_NAMED = 2000;
+/** Texts seen but not yet named, remembered up to this many. */
+const MAX_SEEN = 20_000;
+
+const named = new Map<string, string>();
+const seen = new Set<string>();
+let installed = false;
+
+/** Installs the naming on pg's client (once per process); every pool of the process uses it. */
+export function usePreparedStatements(): void {
+  if (installed) return;
+  installed = true;
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = proto.query;
+  proto.query = function (this: unknown, config: unknown, values?: unknown, callback?: unknown) {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+      let name = named.get(config);
+      if (!name && named.size < MAX_NAMED) {
+        if (seen.has(config)) {
+          seen.delete(config);
+          name = `bm_${named.size}`;
+          named.set(config, name);
+        } else if (seen.size < MAX_SEEN) seen.add(config);
+      }
+      if (name) return query.call(this, { name, text: config, values }, callback);
+    }
+    return query.call(this, config, values, callback);
+  };
+}
+
+/** How many statement texts this process has named (tests, benchmarks). */
+export const preparedStatementCount = (): number => named.size;
