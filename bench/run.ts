@@ -1,7 +1,9 @@
 /** `pnpm bench <name>`: runs bench/<name>.bench.ts (issue-cards, …). */
 const name = process.argv[2];
 if (!name) {
-  console.error('usage: pnpm bench <issue-cards|repost|invoices|e-invoices|printouts|health|throughput|compare>');
+  console.error(
+    'usage: pnpm bench <issue-cards|repost|invoices|e-invoices|printouts|health|throughput|compare>',
+  );
   process.exit(2);
 }
 await import(`./${name}.bench.ts`);

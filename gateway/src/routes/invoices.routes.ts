@@ -27,7 +27,8 @@ import {
   updateSalesInvoice,
   z,
 } from '@bm/contracts';
-import { type Operation, pagedReads } from './operation.js';
+import type { Operation } from './operation.js';
+import { pagedReads } from './paged-reads.js';
 
 const IdParams = z.object({ id: Guid() });
 

@@ -26,7 +26,8 @@ import {
   WarehouseDocumentListQuery,
   z,
 } from '@bm/contracts';
-import { type Operation, pagedReads } from './operation.js';
+import type { Operation } from './operation.js';
+import { pagedReads } from './paged-reads.js';
 
 const IdParams = z.object({ id: Guid() });
 const tag = 'Warehouse documents';

@@ -6,6 +6,7 @@
  * compute rows, VAT summary and totals, fill defaults, and store invoice, rows, accounting entries and the
  * event in one transaction.
  */
+
 import {
   type InvoiceEvent,
   InvoiceEventSubjects,
@@ -42,13 +43,8 @@ import {
 } from '../domain/invoice-calculation.js';
 import { paymentRefusal, stateFromTotals, stateOf } from '../domain/invoice-state.js';
 import { normalizeVatNumber } from '../domain/vat-number.js';
-import {
-  countryOfTaxation,
-  selectParagraph,
-  selectVatCode,
-  type VatCodeDef,
-  VatRefusal,
-} from '../domain/vat-selection.js';
+import { selectParagraph } from '../domain/vat-paragraph.js';
+import { countryOfTaxation, selectVatCode, type VatCodeDef, VatRefusal } from '../domain/vat-selection.js';
 import {
   AccountingEntryEntity,
   OutboxEntity,

@@ -8,13 +8,8 @@ import {
   variableSymbolOf,
 } from './invoice-calculation.js';
 import { vatCodeCatalogue } from './vat-code-catalogue.js';
-import {
-  countryOfTaxation,
-  selectParagraph,
-  selectVatCode,
-  type VatCodeDef,
-  VatRefusal,
-} from './vat-selection.js';
+import { selectParagraph } from './vat-paragraph.js';
+import { countryOfTaxation, selectVatCode, type VatCodeDef, VatRefusal } from './vat-selection.js';
 
 const codes: VatCodeDef[] = vatCodeCatalogue('SK').map((c, _i) => ({
   ...c,

@@ -35,13 +35,11 @@ import {
 } from '../domain/ledger-replay.js';
 import { issueEntries, receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import { AccountingEntryEntity, OutboxEntity, ReceiptCardRowEntity } from '../persistence/entities.js';
+import { type KeyLoad, type LaterDocRef, loadKey } from '../persistence/key-history.repository.js';
 import {
   type BalanceRow,
   balancesUpdate,
-  type KeyLoad,
-  type LaterDocRef,
   type LayerRow,
-  loadKey,
   lotKeyOf,
 } from '../persistence/stock-ledger.repository.js';
 
