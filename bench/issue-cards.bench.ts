@@ -7,7 +7,7 @@
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { resolveIssue, valueAndStore } from '../services/warehouse/src/application/issue-card.service.js';
+import { resolveIssue, valueAndStore } from '../services/warehouse/src/commands/create-issue-card.js';
 import { ormOptions } from '../services/warehouse/src/persistence/orm-options.js';
 import { closedLoop, pct, startBenchStack } from './support.js';
 

@@ -6,7 +6,7 @@ import {
   startOutboxRelay,
   startService,
 } from '@bm/service-kit';
-import type { WarehouseDeps } from './application/issue-card.service.js';
+import type { WarehouseDeps } from './commands/create-issue-card.js';
 import { registerDocuments } from './handlers/documents.handlers.js';
 import { registerMasterData } from './handlers/master-data.handlers.js';
 import { registerProvision } from './handlers/provision.handler.js';

@@ -12,7 +12,7 @@ import {
 } from '@bm/contracts';
 import type { Ctx } from '@bm/service-kit';
 import { IssueCardEntity, ReceiptCardEntity } from '../persistence/entities.js';
-import { cardDto } from './issue-card.service.js';
+import { cardDto } from '../queries/issue-cards.js';
 import { receiptDto } from './receipt-card.service.js';
 
 /** The ORM filter of a list query: `dateOperation` range, warehouse, partner. */

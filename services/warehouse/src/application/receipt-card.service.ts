@@ -20,6 +20,7 @@ import {
   entryDtos,
   recordNumbering,
 } from '@bm/service-kit';
+import type { WarehouseDeps } from '../commands/create-issue-card.js';
 import { receiptEntries } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
@@ -29,7 +30,6 @@ import {
 } from '../persistence/entities.js';
 import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
 import { lockBalances, nextSeqs } from '../persistence/stock-ledger.repository.js';
-import type { WarehouseDeps } from './issue-card.service.js';
 import { type PostingLine, planPosting, storePosting } from './ledger-posting.js';
 import {
   checkPartner,

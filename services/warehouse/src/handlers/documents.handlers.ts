@@ -15,10 +15,11 @@ import {
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
 import * as lists from '../application/document-list.service.js';
-import type { WarehouseDeps } from '../application/issue-card.service.js';
-import * as issueCards from '../application/issue-card.service.js';
 import * as receiptCards from '../application/receipt-card.service.js';
 import { stockReport } from '../application/stock.service.js';
+import { copyIssueCard as copyCard } from '../commands/copy-issue-card.js';
+import { issueCard, type WarehouseDeps } from '../commands/create-issue-card.js';
+import { getIssueCard as readIssueCard } from '../queries/issue-cards.js';
 
 type X = { em: Ctx['em'] };
 
@@ -27,19 +28,19 @@ export function registerDocuments(deps: WarehouseDeps): void {
   serve<typeof createIssueCard, X>(
     kit.service,
     createIssueCard,
-    (input, ctx) => issueCards.issueCard(deps, ctx, input, { store: true }),
+    (input, ctx) => issueCard(deps, ctx, input, { store: true }),
     kit.serveOpts,
   );
   serve<typeof getIssueCard, X>(
     kit.service,
     getIssueCard,
-    ({ id }, ctx) => issueCards.getIssueCard(ctx.em, id),
+    ({ id }, ctx) => readIssueCard(ctx.em, id),
     kit.serveOpts,
   );
   serve<typeof copyIssueCard, X>(
     kit.service,
     copyIssueCard,
-    (q, ctx) => issueCards.copyIssueCard(deps, ctx, q.sourceId, q.dateOperation, q.store),
+    (q, ctx) => copyCard(deps, ctx, q.sourceId, q.dateOperation, q.store),
     kit.serveOpts,
   );
   serve<typeof createReceiptCard, X>(
