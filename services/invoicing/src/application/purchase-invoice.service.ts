@@ -14,6 +14,7 @@ import {
 import { type FieldError, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
 import { addEntries, type Ctx, enqueueEvent, recordNumbering } from '@bm/service-kit';
+import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
 import { purchaseEntries } from '../domain/invoice-accounting.js';
 import { purchaseRowSum, purchaseVatSummary } from '../domain/invoice-calculation.js';
 import {
@@ -32,7 +33,6 @@ import {
   resolvePeriodLocal,
   resolveRowsCatalog,
 } from './references.js';
-import type { InvoicingDeps } from './sales-invoice.service.js';
 
 /** What a purchase invoice booked from a received e-invoice adds (issue #21): its VAT as stated and the archived bytes. */
 export interface ReceivedExtras {

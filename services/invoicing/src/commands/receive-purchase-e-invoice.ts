@@ -14,7 +14,7 @@ import { todayIn } from '@bm/messaging';
 import { type Ctx, invalidateMasterData } from '@bm/service-kit';
 import { createPurchaseInvoice } from '../application/purchase-invoice.service.js';
 import { companyProfile } from '../application/references.js';
-import type { InvoicingDeps } from '../application/sales-invoice.service.js';
+import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
 import { composeAddress } from '../domain/address.js';
 import type { EParty, ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';

@@ -17,7 +17,7 @@ import {
   type ServiceKit,
 } from '@bm/service-kit';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { linkIssueCard } from '../application/sales-invoice.service.js';
+import { linkIssueCard } from '../store/sales-invoice-link.writer.js';
 
 export const STOCK_ISSUED_CONSUMER = 'invoicing-stock-issued';
 

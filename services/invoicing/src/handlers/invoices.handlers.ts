@@ -14,8 +14,11 @@ import {
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
 import * as purchase from '../application/purchase-invoice.service.js';
-import type { InvoicingDeps } from '../application/sales-invoice.service.js';
-import * as sales from '../application/sales-invoice.service.js';
+import { addPayment as addPaymentCommand } from '../commands/add-payment.js';
+import { cancelSalesInvoice as cancelSalesInvoiceCommand } from '../commands/cancel-sales-invoice.js';
+import { createSalesInvoice as createSalesInvoiceCommand } from '../commands/create-sales-invoice.js';
+import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
+import { updateSalesInvoice as updateSalesInvoiceCommand } from '../commands/update-sales-invoice.js';
 import * as purchaseReads from '../queries/purchase-invoices.js';
 import * as salesReads from '../queries/sales-invoices.js';
 
@@ -27,13 +30,13 @@ export function registerInvoices(deps: InvoicingDeps): void {
   serve<typeof createSalesInvoice, X>(
     kit.service,
     createSalesInvoice,
-    (input, ctx) => sales.createSalesInvoice(deps, ctx, input),
+    (input, ctx) => createSalesInvoiceCommand(deps, ctx, input),
     o,
   );
   serve<typeof updateSalesInvoice, X>(
     kit.service,
     updateSalesInvoice,
-    ({ id, data }, ctx) => sales.updateSalesInvoice(deps, ctx, id, data),
+    ({ id, data }, ctx) => updateSalesInvoiceCommand(deps, ctx, id, data),
     o,
   );
   serve<typeof getSalesInvoice, X>(
@@ -51,13 +54,13 @@ export function registerInvoices(deps: InvoicingDeps): void {
   serve<typeof addPayment, X>(
     kit.service,
     addPayment,
-    ({ id, data }, ctx) => sales.addPayment(ctx, id, data),
+    ({ id, data }, ctx) => addPaymentCommand(ctx, id, data),
     o,
   );
   serve<typeof cancelSalesInvoice, X>(
     kit.service,
     cancelSalesInvoice,
-    ({ id }, ctx) => sales.cancelSalesInvoice(ctx, id),
+    ({ id }, ctx) => cancelSalesInvoiceCommand(ctx, id),
     o,
   );
   serve<typeof getSalesInvoiceCopySource, X>(

@@ -1,0 +1,54 @@
+/** The add-payment command (INTERFACE §4.3 payments; DESIGN §6 "States"). */
+import type { SalesInvoice } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
+import { dec } from '@bm/money';
+import type { Ctx } from '@bm/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
+import { paymentRefusal, stateOf } from '../domain/invoice-state.js';
+import { PaymentEntity, SalesInvoiceEntity } from '../persistence/entities.js';
+import { getSalesInvoice } from '../queries/sales-invoices.js';
+
+/** `POST /1.6/sales/invoices/{id}/payments` `{amount, date}`: 409 for a cancelled or paid invoice or more than the balance. */
+export async function addPayment(
+  ctx: Ctx,
+  id: string,
+  data: { amount: string; date?: string },
+): Promise<SalesInvoice> {
+  await ctx.em.transactional(async (tx) => {
+    const inv = await tx.findOne(SalesInvoiceEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!inv) throw notFound('Sales invoice');
+    const payments = await tx.find(PaymentEntity, { invoiceId: id });
+    const refusal = paymentRefusal(inv, payments, data.amount, todayIn(ctx.timeZone));
+    if (refusal?.reason === 'state')
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.InvalidState,
+        `a payment is not allowed: the invoice is ${refusal.state}`,
+      );
+    if (refusal?.reason === 'sign')
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.Conflict,
+        `the payment ${data.amount} has the wrong sign: the open balance is ${refusal.open}${dec(refusal.open).isNegative() ? ' (a credit note is settled by a refund, a negative amount)' : ''}`,
+        { errors: [{ path: 'amount', message: `must have the sign of the open balance ${refusal.open}` }] },
+      );
+    if (refusal?.reason === 'exceeds')
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.Conflict,
+        `the payment ${data.amount} exceeds the unpaid amount ${refusal.open}`,
+        { errors: [{ path: 'amount', message: `at most ${refusal.open}` }] },
+      );
+    const payment = tx.create(PaymentEntity, {
+      id: crypto.randomUUID(),
+      companyId: ctx.companyId!,
+      invoiceId: id,
+      amount: data.amount,
+      date: data.date ?? todayIn(ctx.timeZone),
+      createdAt: new Date(),
+    });
+    inv.state = stateOf(inv, [...payments, payment], todayIn(ctx.timeZone)).state;
+  });
+  return getSalesInvoice(ctx, id);
+}

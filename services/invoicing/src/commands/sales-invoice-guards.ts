@@ -1,0 +1,53 @@
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
+import type { Ctx, EntityManager } from '@bm/service-kit';
+import { lockOpenPeriod, resolvePeriodLocal } from '../application/references.js';
+import { stateOf } from '../domain/invoice-state.js';
+import { PaymentEntity, type SalesInvoiceEntity } from '../persistence/entities.js';
+import { isEInvoiceIssued } from '../store/e-invoice.store.js';
+
+type InvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
+type PaymentRow = InstanceType<typeof PaymentEntity.class>;
+
+/**
+ * 409 InvalidState unless the invoice has no payment, is not cancelled and its period is open (an
+ * `issued` invoice, or a zero-total one, which is `paid` without any payment).
+ */
+export async function assertEditable(ctx: Ctx, inv: InvoiceRow, what: string): Promise<PaymentRow[]> {
+  const payments = await ctx.em.find(PaymentEntity, { invoiceId: inv.id });
+  const { state } = stateOf(inv, payments, todayIn(ctx.timeZone));
+  // `issued`, or `paid` only by a zero total (nothing was paid: it may still be corrected or cancelled).
+  if (inv.cancelled || payments.length)
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      `${what} is not allowed: the invoice is ${state}`,
+    );
+  try {
+    await resolvePeriodLocal(ctx.em, inv.periodId, inv.dateAccounting);
+    if (ctx.em.isInTransaction()) await lockOpenPeriod(ctx.em, inv.periodId);
+  } catch (e) {
+    if (e instanceof AppError && e.code === ErrorCode.PeriodClosed) {
+      throw new AppError(
+        ErrorKind.conflict,
+        ErrorCode.InvalidState,
+        `${what} is not allowed: the invoice's period is closed`,
+      );
+    }
+    throw e;
+  }
+  return payments;
+}
+
+/**
+ * 409 InvalidState once the invoice's e-invoice is issued (issue #21; DESIGN §6a): its bytes are frozen,
+ * so the invoice is corrected by a credit note. Payments and cancelling stay allowed.
+ */
+export async function assertNotIssued(em: EntityManager, id: string): Promise<void> {
+  if (await isEInvoiceIssued(em, id))
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      'an update is not allowed: the e-invoice is issued (its bytes are frozen); correct it with a credit note (correctedInvoiceId)',
+    );
+}

@@ -1,0 +1,44 @@
+import { cachedMasterData, type EntityManager } from '@bm/service-kit';
+import type { VatCodeDef } from '../domain/vat-selection.js';
+import { VatCodeEntity, VatParagraphEntity } from '../persistence/entities.js';
+
+/**
+ * The VAT codes a selection may need: those of the countries in play, plus any named by id or code (from
+ * the master-data cache: VAT codes change by a write of this service, which drops the cache).
+ */
+export async function loadVatCodes(
+  em: EntityManager,
+  countries: string[],
+  ids: string[],
+  codes: string[],
+): Promise<VatCodeDef[]> {
+  const key = [countries, ids, codes].map((l) => [...l].sort().join(',')).join('|');
+  return cachedMasterData(em, `invoicing:vat-codes:${key}`, () => readVatCodes(em, countries, ids, codes));
+}
+
+async function readVatCodes(
+  em: EntityManager,
+  countries: string[],
+  ids: string[],
+  codes: string[],
+): Promise<VatCodeDef[]> {
+  const rows = await em.find(VatCodeEntity, {
+    $or: [{ country: { $in: countries }, type: 'O' }, { id: { $in: ids } }, { code: { $in: codes } }],
+  });
+  const paragraphs = rows.length
+    ? await em.find(VatParagraphEntity, { vatCodeId: { $in: rows.map((r) => r.id) } })
+    : [];
+  return rows.map((r) => ({
+    id: r.id,
+    code: r.code,
+    type: r.type as 'O' | 'I',
+    country: r.country,
+    rate: r.rate,
+    validFrom: r.validFrom,
+    validTo: r.validTo ?? null,
+    kind: r.kind as VatCodeDef['kind'],
+    paragraphs: paragraphs
+      .filter((p) => p.vatCodeId === r.id)
+      .map((p) => ({ id: p.id, code: p.code, isDefault: p.isDefault })),
+  }));
+}
