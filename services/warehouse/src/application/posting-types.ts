@@ -1,0 +1,84 @@
+import type { Dec } from '@bm/money';
+import type { DocResult, IssuedPiece, KeyLedgerState } from '../domain/ledger-replay.js';
+import type { WarehouseAccounts } from '../domain/warehouse-accounting.js';
+import type { KeyLoad } from '../persistence/key-history.repository.js';
+
+/** A stored issue card row as a repost reads and rewrites it (plain data, not an ORM entity). */
+export interface StoredIssueRow {
+  id: string;
+  issueCardId: string;
+  rowNo: number;
+  lineNo: number;
+  itemId: string;
+  code: string | null;
+  name: string | null;
+  unitId: string | null;
+  lotNumberId: string | null;
+  quantity: string;
+  sellPrice: string;
+  costPrice: string;
+  amount: string;
+}
+
+/** One line of the new document. */
+export interface PostingLine {
+  line: number;
+  itemId: string;
+  lotNumberID: string | null;
+  quantity: Dec;
+  /** Receipt: the row's cost; issue: the caller's cost (Custom only). */
+  costPrice?: Dec;
+}
+
+/** The document being stored (or previewed). */
+export interface NewDocument {
+  kind: 'issue' | 'receipt';
+  docId: string;
+  date: string;
+  lines: PostingLine[];
+}
+
+/** The warehouse as the ledger needs it. */
+export interface LedgerWarehouse extends WarehouseAccounts {
+  id: string;
+  valuationMethod: string;
+  allowNegativeStock: boolean;
+}
+
+/** One entry of `shortfalls` of 422 OperationCanceledException (DESIGN §2). */
+export interface PostingShortfall {
+  itemId: string;
+  lotNumberID: string | null;
+  requested: Dec;
+  available: Dec;
+  date: string;
+}
+
+export interface KeyPlan {
+  itemId: string;
+  lotNumberID: string | null;
+  load: KeyLoad;
+  docs: DocResult[];
+  final: KeyLedgerState;
+}
+
+/** The replayed posting: the new document's valued lines and what storing it changes. */
+export interface PostingPlan {
+  warehouse: LedgerWarehouse;
+  doc: NewDocument;
+  keys: KeyPlan[];
+  /** Issue: the pieces (stored rows) of each line of the new document. */
+  issued: Map<number, IssuedPiece[]>;
+  /** Receipt: the settlement value of each line of the new document. */
+  settled: Map<number, Dec>;
+  /** Later documents' lines by document id (loaded once, shared by the keys). */
+  laterIssueRows: Map<string, StoredIssueRow[]>;
+}
+
+/** A later card whose cost the repost changed, and the closed-period check's input. */
+export interface RevaluedDoc {
+  kind: 'issue' | 'receipt';
+  id: string;
+  recordNumber: string;
+  periodId: string | null;
+}
