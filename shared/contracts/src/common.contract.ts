@@ -33,7 +33,10 @@ export const NumberFormat = () =>
       message: 'unknown token; allowed are {yyyy}, {yy}, {seq} and {seq:N}',
     });
 
-/** Ordner (folder of documents with its own record-number counter). `numberFormat` defaults to `CODE{yyyy}{seq:5}`. */
+/** The record-number format of an ordner created without one: its code, the year, five digits (`VY{yyyy}{seq:5}`). */
+export const defaultNumberFormat = (ordnerCode: string): string => `${ordnerCode}{yyyy}{seq:5}`;
+
+/** Ordner (folder of documents with its own record-number counter). `numberFormat` defaults to {@link defaultNumberFormat}. */
 export const OrdnerInput = z.object({
   code: Text(20),
   name: Text(),

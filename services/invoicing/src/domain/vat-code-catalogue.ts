@@ -7,9 +7,11 @@
  * intra-community supply (`SK0-IC`), export (`SK0-EX`) and exempt (`SK0-OS`), and for every other
  * member state its OSS codes (`OSS-CZ21`, ...). Input codes carry the prefix `I-`.
  */
+import type { VatKind } from '@bm/contracts';
 import { EU_MEMBER_STATES, EU_VAT_RATES } from './eu-vat-rates.js';
 
-export type VatKind = 'standard' | 'reduced' | 'zero' | 'exempt' | 'intraCommunity' | 'export' | 'oss';
+/** The kind of a VAT code (DESIGN §6), as the contracts define it. */
+export type { VatKind } from '@bm/contracts';
 
 export interface VatParagraphSeed {
   code: string;

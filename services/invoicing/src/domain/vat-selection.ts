@@ -9,10 +9,12 @@
  * state). Every code must be valid on the tax point and fit the parties; fields that name the code more
  * than one way must agree. Each refusal is a {@link VatRefusal} that says why.
  */
+import type { VatKind } from '@bm/contracts';
 import { type Dec, dec } from '@bm/money';
 import { EU_MEMBER_STATES } from './eu-vat-rates.js';
 
-export type VatKind = 'standard' | 'reduced' | 'zero' | 'exempt' | 'intraCommunity' | 'export' | 'oss';
+/** The kind of a VAT code (DESIGN §6), as the contracts define it. */
+export type { VatKind } from '@bm/contracts';
 
 export interface VatParagraph {
   id: string;

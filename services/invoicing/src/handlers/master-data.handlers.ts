@@ -8,6 +8,7 @@ import {
   bankAccounts,
   costCenters,
   costUnits,
+  defaultNumberFormat,
   deliveryTypes,
   invoicingOrdners,
   partners,
@@ -186,7 +187,7 @@ export function registerMasterData(kit: ServiceKit): void {
       return {
         ...input,
         reportId: input.reportId ?? null,
-        numberFormat: input.numberFormat || `${input.code}{yyyy}{seq:5}`,
+        numberFormat: input.numberFormat || defaultNumberFormat(input.code),
         isDefault: await defaultOrdner.isDefault(ctx.em, input.documentType, input.isDefault, existing),
       };
     },

@@ -5,7 +5,7 @@
  * delivery types, and the bank account when an IBAN is given. Idempotent per company.
  */
 
-import { provisionCompany } from '@bm/contracts';
+import { defaultNumberFormat, provisionCompany } from '@bm/contracts';
 import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { electronicFormatIBAN } from 'ibantools';
@@ -94,7 +94,7 @@ export function registerProvision(kit: ServiceKit): void {
           code,
           name,
           documentType,
-          numberFormat: `${code}{yyyy}{seq:5}`,
+          numberFormat: defaultNumberFormat(code),
           reportId: profile.reportIds[documentType] ?? null,
           isDefault: true,
         });

@@ -82,7 +82,7 @@ export async function planPosting(
   const shortfalls: PostingShortfall[] = [];
   for (const lines of byKey.values()) {
     const { itemId, lotNumberID } = lines[0];
-    const bk = `${itemId}|${lotKeyOf(lotNumberID)}`;
+    const bk = stockKey(itemId, lotNumberID);
     const needed = sum(lines.map((l) => l.quantity));
     const load = await loadKey(
       em,
@@ -175,7 +175,7 @@ export async function storePosting(
         [...keyWhere, doc.date],
       );
     }
-    const balance = balances.get(`${k.itemId}|${lot}`)!;
+    const balance = balances.get(stockKey(k.itemId, k.lotNumberID))!;
     balance.quantity = fmt(k.final.quantity);
     balance.value = fmt(k.final.value);
     if (!balance.lastDate || doc.date > balance.lastDate) balance.lastDate = doc.date;
@@ -200,7 +200,7 @@ export async function storePosting(
   // movements, new layers, consumptions and the layers' remaining stock.
   const writes: Statement[] = [];
   const balanceUpdate = balancesUpdate(
-    plan.keys.map((k) => balances.get(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`)!),
+    plan.keys.map((k) => balances.get(stockKey(k.itemId, k.lotNumberID))!),
   );
   if (balanceUpdate) writes.push(balanceUpdate);
   pushInsert(

@@ -41,7 +41,6 @@ import {
   isCurrent,
   type LayerRow,
   lockBalances,
-  lotKeyOf,
   nextSeqs,
   prefetchOpenLayers,
   readBalances,
@@ -162,7 +161,7 @@ export async function valueAndStore(
       ? await lockBalances(tx, ctx.companyId!, warehouse.id, keys)
       : await readBalances(tx, ctx.companyId!, warehouse.id, keys);
     const currentKeys = keys.filter((k) =>
-      isCurrent(balances.get(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`), dateOperation),
+      isCurrent(balances.get(stockKey(k.itemId, k.lotNumberID)), dateOperation),
     );
     const prefetched =
       method === 'FIFO'

@@ -17,12 +17,13 @@
  *
  * Pure: no ORM, no I/O. Quantities and unit costs are decimals with 4 places, values 2 places.
  */
+import type { ValuationMethod } from '@bm/contracts';
 import { type Dec, dec, round2 } from '@bm/money';
 import { consumeFifo, type Layer, type LayerTake, splitByCost } from './fifo.js';
 import { issueAtAverage } from './moving-average.js';
 import { splitReceipt } from './receipt.js';
 
-export type ValuationMethod = 'FIFO' | 'WeightedAverage' | 'Custom';
+export type { ValuationMethod } from '@bm/contracts';
 
 /** The state of one key at a point of the ledger. */
 export interface KeyLedgerState {

@@ -6,6 +6,7 @@ import {
   closeWarehousePeriod,
   countCardsOutsidePeriod,
   createLotNumber,
+  defaultNumberFormat,
   type Item,
   items,
   type LotNumber,
@@ -167,7 +168,7 @@ export function registerMasterData(kit: ServiceKit): void {
       return {
         ...input,
         reportId: input.reportId ?? null,
-        numberFormat: input.numberFormat || `${input.code}{yyyy}{seq:5}`,
+        numberFormat: input.numberFormat || defaultNumberFormat(input.code),
         isDefault: await defaultOrdner.isDefault(ctx.em, input.documentType, input.isDefault, existing),
       };
     },

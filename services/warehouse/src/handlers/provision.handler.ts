@@ -3,7 +3,7 @@
  * warehouse, the common units, and the default IssueCard (`VY`) and ReceiptCard (`PR`) ordners.
  * Idempotent: a company that already has warehouse ordners is left as it is.
  */
-import { provisionCompany } from '@bm/contracts';
+import { defaultNumberFormat, provisionCompany } from '@bm/contracts';
 import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { OrdnerEntity, UnitEntity, WarehouseEntity } from '../persistence/entities.js';
@@ -50,7 +50,7 @@ export function registerProvision(kit: ServiceKit): void {
           code,
           name,
           documentType,
-          numberFormat: `${code}{yyyy}{seq:5}`,
+          numberFormat: defaultNumberFormat(code),
           reportId: profile.reportIds[documentType] ?? null,
           isDefault: true,
         });

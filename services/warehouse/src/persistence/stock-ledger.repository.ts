@@ -3,9 +3,11 @@
  * the ledger sequence; the state of a key as of a date is in key-history.repository.ts. ORM code only; the
  * rules are in `domain/`.
  */
+
 import { type Dec, dec, fmt } from '@bm/money';
 import { type EntityManager, execBound, pgArray, type Statement } from '@bm/service-kit';
 import type { Layer } from '../domain/fifo.js';
+import { stockKey } from '../domain/ledger-replay.js';
 
 /**
  * A balance row of the stock ledger (quantity 4 decimals, value 2 decimals in the company's currency, as
@@ -59,15 +61,14 @@ export async function lockBalances(
   keys: StockKey[],
 ): Promise<Map<string, BalanceRow>> {
   // One sorted order for inserting and locking, so two documents with rows in opposite order never deadlock.
-  const uniq = [...new Map(keys.map((k) => [`${k.itemId}|${lotKeyOf(k.lotNumberID)}`, k])).values()].sort(
-    (a, b) =>
-      a.itemId < b.itemId
-        ? -1
-        : a.itemId > b.itemId
-          ? 1
-          : lotKeyOf(a.lotNumberID) < lotKeyOf(b.lotNumberID)
-            ? -1
-            : 1,
+  const uniq = [...new Map(keys.map((k) => [stockKey(k.itemId, k.lotNumberID), k])).values()].sort((a, b) =>
+    a.itemId < b.itemId
+      ? -1
+      : a.itemId > b.itemId
+        ? 1
+        : lotKeyOf(a.lotNumberID) < lotKeyOf(b.lotNumberID)
+          ? -1
+          : 1,
   );
   // One statement text for any number of keys: the keys as two arrays, each looked up (and locked, in
   // the arrays' sorted order) through the unique index by a lateral subquery.
@@ -89,8 +90,8 @@ export async function lockBalances(
     );
   // Usually every balance exists: one statement locks and reads them all.
   const rows = await lock(uniq);
-  const out = new Map(rows.map((r) => [`${r.itemId}|${r.lotKey}`, r]));
-  const missing = uniq.filter((k) => !out.has(`${k.itemId}|${lotKeyOf(k.lotNumberID)}`));
+  const out = new Map(rows.map((r) => [stockKey(r.itemId, lotOf(r.lotKey)), r]));
+  const missing = uniq.filter((k) => !out.has(stockKey(k.itemId, k.lotNumberID)));
   if (missing.length) {
     // A first movement of a key: its balance row is created (or found created by a concurrent document).
     const values = missing.map(() => '(gen_random_uuid(), ?, ?, ?, ?, 0, 0, null)').join(', ');
@@ -99,7 +100,7 @@ export async function lockBalances(
        values ${values} on conflict ("company_id", "warehouse_id", "item_id", "lot_key") do nothing`,
       missing.flatMap((k) => [companyId, warehouseId, k.itemId, lotKeyOf(k.lotNumberID)]),
     );
-    for (const r of await lock(missing)) out.set(`${r.itemId}|${r.lotKey}`, r);
+    for (const r of await lock(missing)) out.set(stockKey(r.itemId, lotOf(r.lotKey)), r);
   }
   return out;
 }
@@ -136,7 +137,7 @@ export async function readBalances(
         [companyId, warehouseId, ...keys.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)])],
       )
     : [];
-  return new Map(rows.map((r) => [`${r.itemId}|${r.lotKey}`, r]));
+  return new Map(rows.map((r) => [stockKey(r.itemId, lotOf(r.lotKey)), r]));
 }
 
 /** A layer row as the domain's {@link Layer} (exact decimals). */
@@ -188,7 +189,7 @@ export async function prefetchOpenLayers(
   warehouseId: string,
   keys: StockKey[],
 ): Promise<Map<string, LayerRow[]>> {
-  const out = new Map<string, LayerRow[]>(keys.map((k) => [`${k.itemId}|${lotKeyOf(k.lotNumberID)}`, []]));
+  const out = new Map<string, LayerRow[]>(keys.map((k) => [stockKey(k.itemId, k.lotNumberID), []]));
   if (!keys.length) return out;
   const values = keys.map(() => '(?::uuid, ?::uuid)').join(', ');
   const rows = await execBound<LayerRow>(
@@ -201,7 +202,7 @@ export async function prefetchOpenLayers(
           order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`,
     [...keys.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)]), companyId, warehouseId],
   );
-  for (const layer of rows) out.get(`${layer.itemId}|${layer.lotKey}`)?.push(layer);
+  for (const layer of rows) out.get(stockKey(layer.itemId, lotOf(layer.lotKey)))?.push(layer);
   return out;
 }
 
