@@ -196,26 +196,6 @@ export const entryDtos = (rows: (AccountingEntry & { lineNo: number })[]): Accou
       description: e.description,
     }));
 
-/**
- * 409 DuplicateRecordNumber when a record number given by the client is already used (INTERFACE §7,
- * DESIGN §5); the unique index guards the race behind this check.
- */
-export async function assertRecordNumberFree(
-  given: string | undefined,
-  taken: (n: string) => Promise<boolean>,
-): Promise<void> {
-  if (given && (await taken(given))) {
-    throw new AppError(
-      ErrorKind.conflict,
-      ErrorCode.DuplicateRecordNumber,
-      `record number ${given} is already used`,
-      {
-        errors: [{ path: 'recordNumber', message: 'already used' }],
-      },
-    );
-  }
-}
-
 type Creatable = { create(entity: any, data: any): any };
 
 /** Stores a document's accounting entries, numbered from `firstLine`; returns the rows. */

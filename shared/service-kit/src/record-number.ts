@@ -4,9 +4,9 @@
  * counter row stays locked until the document's transaction ends and rolls back with it.
  */
 
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execBound } from './bound-query.js';
-import { assertRecordNumberFree } from './documents.js';
 import { pgArray } from './set-insert.js';
 
 /**
@@ -101,13 +101,39 @@ export async function usedRecordNumbers(
   table: string,
   companyId: string,
   candidates: string[],
+  exceptId?: string,
 ): Promise<Set<string>> {
   const rows = await execBound<{ record_number: string }>(
     em,
-    `select "record_number" from ${table} where "company_id" = ? and "record_number" = any(?::text[])`,
-    [companyId, pgArray(candidates)],
+    `select "record_number" from ${table} where "company_id" = ? and "record_number" = any(?::text[])${exceptId ? ` and "id" <> ?` : ''}`,
+    exceptId ? [companyId, pgArray(candidates), exceptId] : [companyId, pgArray(candidates)],
   );
   return new Set(rows.map((r) => r.record_number));
+}
+
+/**
+ * The one check of a record number given by the client (INTERFACE §7, DESIGN §5): 409
+ * DuplicateRecordNumber when another document of `table` (e.g. `"warehouse"."issue_card"`) of the company
+ * uses it; `exceptId` is the document being updated. Nothing to check without a number. The unique index
+ * guards the race behind this check.
+ */
+export async function checkGivenRecordNumber(
+  em: EntityManager,
+  table: string,
+  companyId: string,
+  given: string | null | undefined,
+  exceptId?: string,
+): Promise<void> {
+  if (!given) return;
+  if ((await usedRecordNumbers(em, table, companyId, [given], exceptId)).size)
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.DuplicateRecordNumber,
+      `record number ${given} is already used`,
+      {
+        errors: [{ path: 'recordNumber', message: 'already used' }],
+      },
+    );
 }
 
 export interface RecordNumbering {
@@ -129,23 +155,34 @@ export function recordNumbering(
   em: EntityManager,
   o: {
     schema: string;
+    /** The documents' table, e.g. `"invoicing"."sales_invoice"`. */
+    table: string;
     companyId: string;
     ordner: { id: string; numberFormat: string };
     /** `YYYY-MM-DD` of the date that decides the year (dateOperation of cards, dateCreated of invoices). */
     date: string;
     given: string | null | undefined;
-    /** The number a document being updated already has. */
+    /** The number a document being updated already has, and its id. */
     stored?: string;
-    exists: (n: string) => Promise<boolean>;
+    id?: string;
   },
 ): RecordNumbering {
   const given = o.given?.trim() || o.stored;
   return {
-    check: () => assertRecordNumberFree(given && given !== o.stored ? given : undefined, o.exists),
+    check: () =>
+      checkGivenRecordNumber(em, o.table, o.companyId, given && given !== o.stored ? given : undefined, o.id),
     assign: async () => {
       await em.flush();
       return (
-        given || takeRecordNumber(em, o.schema, o.companyId, o.ordner, Number(o.date.slice(0, 4)), o.exists)
+        given ||
+        takeRecordNumber(
+          em,
+          o.schema,
+          o.companyId,
+          o.ordner,
+          Number(o.date.slice(0, 4)),
+          async (n) => (await usedRecordNumbers(em, o.table, o.companyId, [n])).size > 0,
+        )
       );
     },
   };

@@ -99,7 +99,7 @@ export async function createPurchaseInvoice(
       ordner,
       date: input.dateCreated,
       given: input.recordNumber,
-      exists: async (n) => (await tx.count(PurchaseInvoiceEntity, { recordNumber: n })) > 0,
+      table: '"invoicing"."purchase_invoice"',
     });
     await numbering.check();
     await lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');

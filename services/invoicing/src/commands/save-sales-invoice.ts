@@ -110,11 +110,8 @@ export async function saveInvoice(
       date: input.dateCreated,
       given: input.recordNumber,
       stored: existing?.recordNumber,
-      exists: async (n) =>
-        (await tx.count(SalesInvoiceEntity, {
-          recordNumber: n,
-          ...(existing ? { id: { $ne: existing.id } } : {}),
-        })) > 0,
+      table: '"invoicing"."sales_invoice"',
+      id: existing?.id,
     });
     await numbering.check();
     const id = existing?.id ?? crypto.randomUUID();

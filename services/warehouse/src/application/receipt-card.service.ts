@@ -118,7 +118,7 @@ export async function createReceiptCard(
       ordner,
       date: dateOperation,
       given: input.recordNumber,
-      exists: async (n) => (await tx.count(ReceiptCardEntity, { recordNumber: n })) > 0,
+      table: '"warehouse"."receipt_card"',
     });
     await numbering.check();
     const cardId = crypto.randomUUID();

@@ -12,14 +12,13 @@ import type { IssueCard, IssueCardInput, IssueCardRow, SourceType } from '@bm/co
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
 import {
-  assertRecordNumberFree,
   type Ctx,
+  checkGivenRecordNumber,
   type DocumentDeps,
   type EntityManager,
   type GroupTx,
   groupCommit,
   type Prepared,
-  usedRecordNumbers,
 } from '@bm/service-kit';
 import { type PostingLine, planPosting, storePosting } from '../application/ledger-posting.js';
 import {
@@ -226,11 +225,7 @@ export async function valueAndStore(
     const companyId = ctx.companyId!;
     const table = '"warehouse"."issue_card"';
     const given = input.recordNumber?.trim() || undefined;
-    if (given)
-      await assertRecordNumberFree(
-        given,
-        async (n) => (await usedRecordNumbers(tx, table, companyId, [n])).size > 0,
-      );
+    await checkGivenRecordNumber(tx, table, companyId, given);
     const now = new Date();
     const [seq] = await nextSeqs(tx, 1);
     await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods({ ...ctx, em: tx }, ids));
