@@ -5,6 +5,7 @@
  * the same in the company currency and is required for another `currency1`. The VAT period `Period`
  * (`YYYY-MM`) defaults to the month of `dateDelivery`, else of `dateCreated`; `PeriodYear` must agree.
  */
+
 import {
   type InvoiceEvent,
   InvoiceEventSubjects,
@@ -23,6 +24,7 @@ import {
   PurchaseInvoiceEntity,
   PurchaseInvoiceRowEntity,
 } from '../persistence/entities.js';
+import { resolveRowsCatalog } from '../ports/warehouse.port.js';
 import { purchaseInvoiceReply } from '../queries/purchase-invoices.js';
 import { type ArchivedDocument, archiveReceived } from '../store/e-invoice.store.js';
 import {
@@ -31,7 +33,6 @@ import {
   resolveOrdner,
   resolvePartner,
   resolvePeriodLocal,
-  resolveRowsCatalog,
 } from './references.js';
 
 /** What a purchase invoice booked from a received e-invoice adds (issue #21): its VAT as stated and the archived bytes. */

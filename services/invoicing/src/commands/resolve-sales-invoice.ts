@@ -15,13 +15,12 @@ import {
   resolveOrdner,
   resolvePartner,
   resolvePeriodLocal,
-  resolveRowsCatalog,
-  resolveWarehouseRemote,
 } from '../application/references.js';
 import { normalizeVatNumber } from '../domain/vat-number.js';
 import { selectParagraph } from '../domain/vat-paragraph.js';
 import { countryOfTaxation, selectVatCode, type VatCodeDef, VatRefusal } from '../domain/vat-selection.js';
 import { SalesInvoiceEntity } from '../persistence/entities.js';
+import { resolveRowsCatalog, resolveWarehouseRemote } from '../ports/warehouse.port.js';
 import { loadVatCodes } from '../store/vat-codes.reads.js';
 
 import type { AnyInput, InvoicingDeps } from './save-sales-invoice.js';

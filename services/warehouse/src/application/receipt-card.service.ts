@@ -3,6 +3,7 @@
  * of a negative balance, FIFO layer, average, repost of later issues for a back-dated receipt) are the
  * replay's (`ledger-posting.ts`, `domain/ledger-replay.ts`); this module resolves, numbers and stores.
  */
+
 import {
   EventSubjects,
   type ReceiptCard,
@@ -30,15 +31,9 @@ import {
 } from '../persistence/entities.js';
 import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
 import { lockBalances, nextSeqs } from '../persistence/stock-ledger.repository.js';
+import { checkPartner, findPeriod } from '../ports/references.port.js';
 import { type PostingLine, planPosting, storePosting } from './ledger-posting.js';
-import {
-  checkPartner,
-  closedPeriods,
-  findPeriod,
-  resolveOrdner,
-  resolveRows,
-  resolveWarehouse,
-} from './references.js';
+import { closedPeriods, resolveOrdner, resolveRows, resolveWarehouse } from './references.js';
 
 type ReceiptRow = InstanceType<typeof ReceiptCardEntity.class>;
 type ReceiptRowRow = InstanceType<typeof ReceiptCardRowEntity.class>;

@@ -1,9 +1,3 @@
-/**
- * Resolution of the ids and codes a warehouse document refers to (INTERFACE §2.1/§2.2 insert-only code
- * fields; DESIGN §2: an unknown id or code, or another company's, is 422 ReferenceNotFound).
- * Partners, periods and reports belong to other services and are asked for over NATS.
- */
-import { type Period, partners, resolvePeriod, resolveReport } from '@bm/contracts';
 import {
   AppError,
   ErrorCode,
@@ -13,18 +7,15 @@ import {
   unprocessable,
   validationFailed,
 } from '@bm/errors';
-import { type RequestContext, request } from '@bm/messaging';
+import type { RequestContext } from '@bm/messaging';
 import {
   cachedMasterData,
   type EntityManager,
   keepMasterData,
   masterDataGeneration,
-  type OrdnerRow,
   ordnerResolver,
   peekMasterData,
-  type ServiceKit,
 } from '@bm/service-kit';
-import { LRUCache } from 'lru-cache';
 import {
   ItemEntity,
   LotNumberEntity,
@@ -36,12 +27,6 @@ import { closedPeriodStates } from '../persistence/period-state.repository.js';
 
 export type ItemRow = InstanceType<typeof ItemEntity.class>;
 export type WarehouseRow = InstanceType<typeof WarehouseEntity.class>;
-
-/** NotFound from the owner becomes ReferenceNotFound naming the body field. */
-const asReference = (path: string, what: string) => (e: unknown) => {
-  if (e instanceof AppError && e.code === ErrorCode.NotFound) throw referenceNotFound(path, what);
-  throw e;
-};
 
 /** The ordner by id or code (or the company's default for the type); it must hold `documentType`. */
 export const resolveOrdner = ordnerResolver(OrdnerEntity);
@@ -146,55 +131,6 @@ export async function resolveRows(em: EntityManager, rows: RowRef[]): Promise<Re
 }
 
 /**
- * Partners this replica has seen exist, by company and id (issue #13: no call to invoicing on every card).
- * Partners are never deleted, so an id once found stays valid; an unknown one is asked every time.
- */
-const knownPartners = new LRUCache<string, true>({ max: 100_000 });
-
-/** Checks that the partner exists (422 ReferenceNotFound otherwise); asks invoicing once per partner. */
-export async function checkPartner(kit: ServiceKit, ctx: RequestContext, partnerId: string): Promise<void> {
-  const key = `${ctx.companyId}:${partnerId}`;
-  if (knownPartners.has(key)) return;
-  await request(kit.nc, partners.get, { id: partnerId }, ctx).catch(asReference('partnerId', 'partner'));
-  knownPartners.set(key, true);
-}
-
-/**
- * Resolved periods, reused for {@link PERIOD_CACHE_MS} (issue #13). Only a period that contains both
- * dates of the card is kept: its closing is still checked in the card's transaction against the
- * warehouse's copy under the period lock (`lockOpenPeriodState`), so a cached answer can never let a card
- * into a closed period; what it can miss for at most that long is a change of a period's dates.
- */
-const PERIOD_CACHE_MS = 5000;
-const resolvedPeriods = new LRUCache<string, Period>({ max: 10_000, ttl: PERIOD_CACHE_MS });
-
-/**
- * The accounting period of a card, resolved by invoicing (DESIGN §5 "Period"): `periodId` or the period
- * of `date` (dateAccounting); `dateOperation` must not lie in a closed period.
- * @throws 422 PeriodNotFound / PeriodClosed / ValidationFailed (periodId not containing the date)
- */
-export async function findPeriod(
-  kit: ServiceKit,
-  ctx: RequestContext,
-  periodId: string | null | undefined,
-  date: string,
-  dateOperation?: string,
-): Promise<Period> {
-  const key = `${ctx.companyId}:${periodId ?? ''}:${date}:${dateOperation ?? ''}`;
-  const cached = resolvedPeriods.get(key);
-  if (cached) return cached;
-  const period = await request(
-    kit.nc,
-    resolvePeriod,
-    { periodId: periodId ?? null, date, dateOperation: dateOperation ?? null },
-    ctx,
-  );
-  const op = dateOperation ?? date;
-  if (!period.closed && period.dateFrom <= op && op <= period.dateTo) resolvedPeriods.set(key, period);
-  return period;
-}
-
-/**
  * Which of `periodIds` are closed (DESIGN §5 "Repost": a revalued card must not lie in a closed
  * period): the warehouse's own copy, share-locked in the caller's transaction. A period without a row was
  * never closed: invoicing closes a period only after the warehouse has closed its copy
@@ -206,24 +142,6 @@ export async function closedPeriods(
   periodIds: string[],
 ): Promise<Set<string>> {
   return (await closedPeriodStates(ctx.em, ctx.companyId!, periodIds)).closed;
-}
-
-/** The report by id or code, else the ordner's default report. */
-export async function findReportId(
-  kit: ServiceKit,
-  ctx: RequestContext,
-  reportId: string | null | undefined,
-  reportCode: string | undefined,
-  ordner: OrdnerRow,
-): Promise<string | null> {
-  if (!reportId && !reportCode) return ordner.reportId ?? null;
-  const r = await request(
-    kit.nc,
-    resolveReport,
-    { id: reportId ?? null, code: reportCode ?? null },
-    ctx,
-  ).catch(asReference(reportId ? 'reportId' : 'reportCode', 'report'));
-  return r.id;
 }
 
 /** 422 CostPriceRequired for Custom valuation rows without a cost price. */

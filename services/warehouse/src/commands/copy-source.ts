@@ -3,9 +3,7 @@
  * sales invoice asked of invoicing over NATS (never inside a transaction: docs/architecture.md).
  */
 
-import { getSalesInvoiceCopySource, type SourceType } from '@bm/contracts';
-import { AppError, ErrorCode, referenceNotFound } from '@bm/errors';
-import { request } from '@bm/messaging';
+import type { SourceType } from '@bm/contracts';
 import type { Ctx } from '@bm/service-kit';
 import type { SourceRow } from '../domain/copy.js';
 import {
@@ -15,6 +13,7 @@ import {
   ReceiptCardEntity,
   ReceiptCardRowEntity,
 } from '../persistence/entities.js';
+import { salesInvoiceCopySource } from '../ports/sales-invoice.port.js';
 import type { WarehouseDeps } from './create-issue-card.js';
 
 /** What kind of record `sourceId` is: a local issue or receipt card, else a sales invoice. 422 when none. */
@@ -87,11 +86,7 @@ export async function loadSource(deps: WarehouseDeps, ctx: Ctx, sourceId: string
       })),
     };
   }
-  const invoice = await request(deps.kit.nc, getSalesInvoiceCopySource, { id: sourceId }, ctx).catch((e) => {
-    if (e instanceof AppError && e.code === ErrorCode.NotFound)
-      throw referenceNotFound('sourceId', 'issue card, receipt card or sales invoice');
-    throw e;
-  });
+  const invoice = await salesInvoiceCopySource(deps.kit, ctx, sourceId);
   // Service items and free-text rows do not move stock (DESIGN §5 "Copy").
   const itemIds = invoice.rows.map((r) => r.itemId).filter((x): x is string => !!x);
   const stockItems = new Set(

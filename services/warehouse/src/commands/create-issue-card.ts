@@ -22,10 +22,7 @@ import {
 } from '@bm/service-kit';
 import { type PostingLine, planPosting, storePosting } from '../application/ledger-posting.js';
 import {
-  checkPartner,
   closedPeriods,
-  findPeriod,
-  findReportId,
   requireCostPrices,
   resolveOrdner,
   resolveRows,
@@ -44,6 +41,7 @@ import {
   prefetchOpenLayers,
   readBalances,
 } from '../persistence/stock-ledger.repository.js';
+import { checkPartner, findPeriod, findReportId } from '../ports/references.port.js';
 import { issueCardWriteSet } from '../store/issue-card.writer.js';
 import { findSourceType } from './copy-source.js';
 
