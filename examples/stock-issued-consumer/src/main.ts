@@ -14,7 +14,8 @@ import { startConsumer } from './consumer.js';
 const local = process.env.LOCAL_DIR ?? resolve(import.meta.dirname, '../../../.local');
 const readJson = (file: string) => JSON.parse(readFileSync(join(local, 'data', file), 'utf8'));
 
-const servers = process.env.NATS_URL ?? readJson('urls.json').natsUrl;
+// One URL, or the comma-separated nodes of a cluster (`NATS_CLUSTER=3 pnpm start`).
+const servers = String(process.env.NATS_URL ?? readJson('urls.json').natsUrl).split(',');
 const own = process.env.NATS_USER
   ? { user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD }
   : (() => {
