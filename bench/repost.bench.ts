@@ -7,7 +7,7 @@
  * Usage: pnpm bench repost   (REPOST_CARDS to change the 10,000; prints a markdown table)
  */
 import pg from 'pg';
-import { createReceiptCard } from '../services/warehouse/src/application/receipt-card.service.js';
+import { createReceiptCard } from '../services/warehouse/src/commands/create-receipt-card.js';
 import { ormOptions } from '../services/warehouse/src/persistence/orm-options.js';
 import { pct, startBenchStack } from './support.js';
 

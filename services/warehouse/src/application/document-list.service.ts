@@ -13,7 +13,7 @@ import {
 import type { Ctx } from '@bm/service-kit';
 import { IssueCardEntity, ReceiptCardEntity } from '../persistence/entities.js';
 import { cardDto } from '../queries/issue-cards.js';
-import { receiptDto } from './receipt-card.service.js';
+import { receiptDto } from '../queries/receipt-cards.js';
 
 /** The ORM filter of a list query: `dateOperation` range, warehouse, partner. */
 function whereOf(q: WarehouseDocumentListQuery) {

@@ -15,11 +15,12 @@ import {
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
 import * as lists from '../application/document-list.service.js';
-import * as receiptCards from '../application/receipt-card.service.js';
 import { stockReport } from '../application/stock.service.js';
 import { copyIssueCard as copyCard } from '../commands/copy-issue-card.js';
 import { issueCard, type WarehouseDeps } from '../commands/create-issue-card.js';
+import { createReceiptCard as createReceiptCardCommand } from '../commands/create-receipt-card.js';
 import { getIssueCard as readIssueCard } from '../queries/issue-cards.js';
+import { getReceiptCard as readReceiptCard } from '../queries/receipt-cards.js';
 
 type X = { em: Ctx['em'] };
 
@@ -46,13 +47,13 @@ export function registerDocuments(deps: WarehouseDeps): void {
   serve<typeof createReceiptCard, X>(
     kit.service,
     createReceiptCard,
-    (input, ctx) => receiptCards.createReceiptCard(deps, ctx, input),
+    (input, ctx) => createReceiptCardCommand(deps, ctx, input),
     kit.serveOpts,
   );
   serve<typeof getReceiptCard, X>(
     kit.service,
     getReceiptCard,
-    ({ id }, ctx) => receiptCards.getReceiptCard(ctx.em, id),
+    ({ id }, ctx) => readReceiptCard(ctx.em, id),
     kit.serveOpts,
   );
   serve<typeof listIssueCards, X>(
