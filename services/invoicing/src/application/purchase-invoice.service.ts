@@ -14,7 +14,14 @@ import {
 } from '@bm/contracts';
 import { type FieldError, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
-import { addEntries, type Ctx, enqueueEvent, recordNumbering } from '@bm/service-kit';
+import {
+  type Ctx,
+  checkGivenRecordNumber,
+  type GroupTx,
+  groupCommit,
+  outboxRow,
+  type Prepared,
+} from '@bm/service-kit';
 import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
 import { purchaseEntries } from '../domain/invoice-accounting.js';
 import { purchaseRowSum, purchaseVatSummary } from '../domain/invoice-calculation.js';
@@ -25,7 +32,7 @@ import {
   PurchaseInvoiceRowEntity,
 } from '../persistence/entities.js';
 import { resolveRowsCatalog } from '../ports/warehouse.port.js';
-import { purchaseInvoiceReply } from '../queries/purchase-invoices.js';
+import { type EntryRow, purchaseInvoiceReply, type Row, type RowRow } from '../queries/purchase-invoices.js';
 import { type ArchivedDocument, archiveReceived } from '../store/e-invoice.store.js';
 import {
   companyProfile,
@@ -93,84 +100,112 @@ export async function createPurchaseInvoice(
   const companyId = ctx.companyId!;
   const now = new Date();
   const id = crypto.randomUUID();
-  const saved = await em.transactional(async (tx) => {
-    const numbering = recordNumbering(tx, {
-      schema: 'invoicing',
+  const table = '"invoicing"."purchase_invoice"';
+  const given = input.recordNumber?.trim() || undefined;
+  type Saved = { inv: unknown; rows: unknown[]; entries: unknown[] };
+  /** The invoice's work in its ordner's group commit, under its own savepoint (DESIGN §5, issue #24). */
+  const prepare = async (g: GroupTx): Promise<Prepared<Saved>> => {
+    const tx = g.tx;
+    await checkGivenRecordNumber(tx, table, companyId, given);
+    // Taken once per group commit: the share lock holds until the shared transaction ends.
+    await g.once(`period:${period.id}`, () =>
+      lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting'),
+    );
+    if (received) await archiveReceived(tx, companyId, id, received.archive, now);
+    const rowData = rows.map((r, i) => ({
+      id: crypto.randomUUID(),
       companyId,
-      ordner,
-      date: input.dateCreated,
-      given: input.recordNumber,
-      table: '"invoicing"."purchase_invoice"',
-    });
-    await numbering.check();
-    await lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
-    const rowEntities = rows.map((r, i) => {
-      return tx.create(PurchaseInvoiceRowEntity, {
-        id: crypto.randomUUID(),
-        companyId,
-        invoiceId: id,
-        rowNo: i + 1,
-        itemId: catalog[i].item?.id ?? null,
-        itemsAmount: r.itemsAmount,
-        code: r.code ?? catalog[i].item?.code ?? null,
-        name: r.name,
-        description: r.description ?? null,
-        bonus: r.bonus ?? null,
-        bonusPercent: r.bonusPercent ?? null,
-        price: r.price,
-        localSum: r.localSum,
-        sum: r.sum,
-        vatRate: r.vatRate ?? null,
-      });
-    });
-    const recordNumber = await numbering.assign();
+      invoiceId: id,
+      rowNo: i + 1,
+      itemId: catalog[i].item?.id ?? null,
+      itemsAmount: r.itemsAmount,
+      code: r.code ?? catalog[i].item?.code ?? null,
+      name: r.name,
+      description: r.description ?? null,
+      bonus: r.bonus ?? null,
+      bonusPercent: r.bonusPercent ?? null,
+      price: r.price,
+      localSum: r.localSum,
+      sum: r.sum,
+      vatRate: r.vatRate ?? null,
+    }));
     const totalLocal = sum(rows.map((r) => r.localSum));
     const net = fmt(sum(rows.map((r) => r.sum)));
     const vatSummary = received?.vatSummary ?? purchaseVatSummary(rows);
     const sumVat = received?.sumVat ?? fmt(sum(vatSummary.map((v) => v.vat)));
-    if (received) await archiveReceived(tx, companyId, id, received.archive, now);
-    const inv = tx.create(PurchaseInvoiceEntity, {
-      id,
-      companyId,
-      partnerId: partner.id,
-      ordnerId: ordner.id,
-      dateCreated: input.dateCreated,
-      recordNumber,
-      externalRecordNumber: input.externalRecordNumber ?? null,
-      partner: input.partner ?? [partner.name, partner.address].filter(Boolean).join('\n'),
-      dateValidTo: input.dateValidTo ?? null,
-      dateAccounting,
-      dateDelivery: input.dateDelivery ?? null,
-      periodId: period.id,
-      currency1: currency,
-      vatPeriod,
-      sum: net,
-      localSum: fmt(totalLocal),
-      sumVat,
-      sumTotal: received?.sumTotal ?? fmt(dec(net).plus(dec(sumVat))),
-      vatSummary,
-      source: received ? 'eInvoice' : 'manual',
-      createdAt: now,
-    });
-    const posted = rows.map((r, i) => ({ stockItem: catalog[i].item?.kind === 'stock', amount: r.localSum }));
-    const entries = addEntries(
-      tx,
-      AccountingEntryEntity,
-      companyId,
-      id,
+    /** The invoice, its rows, entries and event under its record number (one statement for the group). */
+    const finish = (recordNumber: string) => {
+      const inv = {
+        id,
+        companyId,
+        partnerId: partner.id,
+        ordnerId: ordner.id,
+        dateCreated: input.dateCreated,
+        recordNumber,
+        externalRecordNumber: input.externalRecordNumber ?? null,
+        partner: input.partner ?? [partner.name, partner.address].filter(Boolean).join('\n'),
+        dateValidTo: input.dateValidTo ?? null,
+        dateAccounting,
+        dateDelivery: input.dateDelivery ?? null,
+        periodId: period.id,
+        currency1: currency,
+        vatPeriod,
+        sum: net,
+        localSum: fmt(totalLocal),
+        sumVat,
+        sumTotal: received?.sumTotal ?? fmt(dec(net).plus(dec(sumVat))),
+        vatSummary,
+        source: received ? 'eInvoice' : 'manual',
+        createdAt: now,
+      };
+      const posted = rows.map((r, i) => ({
+        stockItem: catalog[i].item?.kind === 'stock',
+        amount: r.localSum,
+      }));
       // Input VAT is posted when it is known in the company currency.
-      purchaseEntries(posted, recordNumber, currency === profile.currency ? sumVat : '0'),
-    );
-    const event: InvoiceEvent = {
-      eventId: crypto.randomUUID(),
-      companyId,
-      invoiceId: id,
-      recordNumber,
-      sumTotal: fmt(totalLocal),
+      const entryLines = purchaseEntries(posted, recordNumber, currency === profile.currency ? sumVat : '0');
+      const entries = entryLines.map((e, i) => ({
+        id: crypto.randomUUID(),
+        companyId,
+        documentId: id,
+        lineNo: i + 1,
+        ...e,
+      }));
+      const event: InvoiceEvent = {
+        eventId: crypto.randomUUID(),
+        companyId,
+        invoiceId: id,
+        recordNumber,
+        sumTotal: fmt(totalLocal),
+      };
+      return {
+        rows: [
+          { entity: PurchaseInvoiceEntity, rows: [inv] },
+          { entity: PurchaseInvoiceRowEntity, rows: rowData },
+          { entity: AccountingEntryEntity, rows: entries },
+          {
+            entity: OutboxEntity,
+            rows: [outboxRow(companyId, InvoiceEventSubjects.purchaseInvoiceCreated, event)],
+          },
+        ],
+        value: { inv, rows: rowData, entries },
+      };
     };
-    enqueueEvent(tx, OutboxEntity, companyId, InvoiceEventSubjects.purchaseInvoiceCreated, event);
-    return { inv, rowEntities, entries };
-  });
+    // Numbered with the group after every invoice's work (DESIGN §5); a given number is stored at once.
+    return {
+      numbering: {
+        schema: 'invoicing',
+        table,
+        companyId,
+        ordner,
+        year: Number(input.dateCreated.slice(0, 4)),
+        given,
+      },
+      finish,
+    };
+  };
+  // Purchase invoices of one ordner arriving together share one transaction, like sales invoices (issue #24).
+  const saved = await groupCommit(`${companyId}:${ordner.id}`, em, prepare);
   deps.kickOutbox();
-  return purchaseInvoiceReply(saved.inv, saved.rowEntities, saved.entries);
+  return purchaseInvoiceReply(saved.inv as Row, saved.rows as RowRow[], saved.entries as EntryRow[]);
 }

@@ -19,9 +19,10 @@ import {
 } from '../persistence/entities.js';
 import { findArchived } from '../store/e-invoice.store.js';
 
-type Row = InstanceType<typeof PurchaseInvoiceEntity.class>;
-type RowRow = InstanceType<typeof PurchaseInvoiceRowEntity.class>;
-type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
+/** A stored purchase invoice, its rows and entries as the ORM reads them. */
+export type Row = InstanceType<typeof PurchaseInvoiceEntity.class>;
+export type RowRow = InstanceType<typeof PurchaseInvoiceRowEntity.class>;
+export type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
 
 /** The reply of one purchase invoice. */
 export function purchaseInvoiceReply(inv: Row, rows: RowRow[], entries: EntryRow[]): PurchaseInvoice {
