@@ -198,6 +198,13 @@ export const entryDtos = (rows: (AccountingEntry & { lineNo: number })[]): Accou
 
 type Creatable = { create(entity: any, data: any): any };
 
+/**
+ * A document's accounting entries as stored rows (plain data, numbered from `firstLine`): what
+ * {@link addEntries} creates, and what a document's write set hands the group commit's insert.
+ */
+export const entryRows = (companyId: string, documentId: string, entries: AccountingEntry[], firstLine = 1) =>
+  entries.map((e, i) => ({ id: crypto.randomUUID(), companyId, documentId, lineNo: firstLine + i, ...e }));
+
 /** Stores a document's accounting entries, numbered from `firstLine`; returns the rows. */
 export function addEntries<R extends object>(
   em: Creatable,
@@ -207,9 +214,7 @@ export function addEntries<R extends object>(
   entries: AccountingEntry[],
   firstLine = 1,
 ): R[] {
-  return entries.map((e, i) =>
-    em.create(entity, { id: crypto.randomUUID(), companyId, documentId, lineNo: firstLine + i, ...e }),
-  );
+  return entryRows(companyId, documentId, entries, firstLine).map((row) => em.create(entity, row));
 }
 
 /** The outbox row of an event: what {@link enqueueEvent} creates, and what `insertAll` inserts. */

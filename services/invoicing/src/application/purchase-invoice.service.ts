@@ -17,6 +17,7 @@ import { dec, fmt, sum } from '@bm/money';
 import {
   type Ctx,
   checkGivenRecordNumber,
+  entryRows,
   type GroupTx,
   groupCommit,
   outboxRow,
@@ -164,13 +165,7 @@ export async function createPurchaseInvoice(
       }));
       // Input VAT is posted when it is known in the company currency.
       const entryLines = purchaseEntries(posted, recordNumber, currency === profile.currency ? sumVat : '0');
-      const entries = entryLines.map((e, i) => ({
-        id: crypto.randomUUID(),
-        companyId,
-        documentId: id,
-        lineNo: i + 1,
-        ...e,
-      }));
+      const entries = entryRows(companyId, id, entryLines);
       const event: InvoiceEvent = {
         eventId: crypto.randomUUID(),
         companyId,

@@ -4,7 +4,7 @@
  * statement. Plain data, no I/O.
  */
 import type { AccountingEntry } from '@bm/contracts';
-import { type InsertPart, outboxRow } from '@bm/service-kit';
+import { entryRows, type InsertPart, outboxRow } from '@bm/service-kit';
 import {
   AccountingEntryEntity,
   OutboxEntity,
@@ -29,13 +29,7 @@ export function newInvoiceWriteSet(o: {
 }): { rows: InsertPart[]; invoice: unknown; entries: unknown[] } {
   const { id, companyId } = o;
   const invoice = { id, companyId, ...o.data, cancelled: false, state: o.state, createdAt: o.createdAt };
-  const entries = o.entryLines.map((e, i) => ({
-    id: crypto.randomUUID(),
-    companyId,
-    documentId: id,
-    lineNo: i + 1,
-    ...e,
-  }));
+  const entries = entryRows(companyId, id, o.entryLines);
   return {
     rows: [
       { entity: SalesInvoiceEntity, rows: [invoice] },

@@ -17,6 +17,7 @@ import { dec, fmt, round2, sum } from '@bm/money';
 import {
   type Ctx,
   checkGivenRecordNumber,
+  entryRows,
   type GroupTx,
   groupCommit,
   outboxRow,
@@ -105,13 +106,11 @@ export async function createReceiptCard(
     const totalCost = sum(rows.map((r) => r.amount));
     /** The card, its rows, entries and event under its record number (one statement for the group). */
     const finish = (recordNumber: string) => {
-      const entries = receiptEntries(warehouse, totalCost, settled, recordNumber).map((e, i) => ({
-        id: crypto.randomUUID(),
+      const entries = entryRows(
         companyId,
-        documentId: cardId,
-        lineNo: i + 1,
-        ...e,
-      }));
+        cardId,
+        receiptEntries(warehouse, totalCost, settled, recordNumber),
+      );
       const receipt = {
         id: cardId,
         companyId,

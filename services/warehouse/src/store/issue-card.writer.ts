@@ -11,7 +11,7 @@ import {
   type SourceType,
   type StockIssuedEvent,
 } from '@bm/contracts';
-import { type InsertPart, outboxRow } from '@bm/service-kit';
+import { entryRows, type InsertPart, outboxRow } from '@bm/service-kit';
 import {
   AccountingEntryEntity,
   IssueCardEntity,
@@ -78,13 +78,7 @@ export function issueCardWriteSet(o: {
     costPrice: r.costPrice,
     amount: r.amount,
   }));
-  const storedEntries = o.entries.map((e, i) => ({
-    id: crypto.randomUUID(),
-    companyId,
-    documentId: cardId,
-    lineNo: i + 1,
-    ...e,
-  }));
+  const storedEntries = entryRows(companyId, cardId, o.entries);
   const event: StockIssuedEvent = {
     eventId: crypto.randomUUID(),
     companyId,
