@@ -81,7 +81,7 @@ export function observeOrm(orm: MikroORM, schema: string, o: { outbox: boolean }
     }),
   ];
   if (o.outbox) {
-    const backlog = async () => {
+    const readBacklog = async () => {
       const [r] = await orm.em
         .fork()
         .getConnection()
@@ -91,6 +91,12 @@ export function observeOrm(orm: MikroORM, schema: string, o: { outbox: boolean }
         );
       return r ?? { n: 0, age: null };
     };
+    // Both backlog gauges of one scrape (collected at once) share the query in flight.
+    let pending: ReturnType<typeof readBacklog> | undefined;
+    const backlog = () =>
+      (pending ??= readBacklog().finally(() => {
+        pending = undefined;
+      }));
     removers.push(
       scrapeGauge({
         name: 'bm_outbox_backlog_events',
