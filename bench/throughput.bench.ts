@@ -72,7 +72,7 @@ try {
       const top = await stats.query(
         `select calls, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as q
            from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-          order by total_exec_time desc limit 15`,
+          order by total_exec_time desc limit 40`,
       );
       statements.push(
         `\n${k.label}, ${rate ? `${rate}/s offered` : `${connections} conn.`}: ${docs} documents`,

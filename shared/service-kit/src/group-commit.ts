@@ -5,16 +5,21 @@
  * and `commit`. Here the documents of one key (company and ordner) that arrive while the key is busy are
  * stored together in one transaction:
  *
- * 1. each document does its work (locks, valuation, ledger writes) under its own savepoint. A document
- *    refused or failing there rolls back to its savepoint alone and is answered with its error; one that
- *    lost a deadlock or serialization race (SQLSTATE 40P01/40001) is put back for the next group (at most
- *    {@link MAX_RETRIES} times), since another transaction's locks, not its data, refused it;
+ * 1. each document does its work (locks, valuation, ledger writes) under its own savepoint (with
+ *    `lazySavepoint`, taken by the work before its first write; a document refused before it wrote
+ *    has nothing to undo, and saves the savepoint's round trip). A document refused or failing rolls back
+ *    to its savepoint alone and is answered with its error; one that lost a deadlock or serialization
+ *    race (SQLSTATE 40P01/40001) is put back for the next group (at most {@link MAX_RETRIES} times),
+ *    since another transaction's locks, not its data, refused it. A document may hand its writes to the
+ *    group (`g.defer`) instead of making them: they are merged with the other documents' of their kind;
  * 2. the documents left take their record numbers together, consecutively in arrival order
- *    ({@link takeRecordNumbers}: one counter statement per year), and are inserted with one statement
- *    (`insertAll`); refused documents took no number, so the numbers stay gapless;
+ *    ({@link takeRecordNumbers}: one counter statement per year), and one statement inserts them and
+ *    makes the deferred writes; refused documents took no number, so the numbers stay gapless;
  * 3. one commit; then each document is answered on its own. If step 2 or the commit fails (or the group's
- *    deadline, the earliest of its documents', passes), every document of the group gets that error and
- *    nothing of the group is stored.
+ *    deadline, the earliest of its documents', passes), nothing of the group is stored: after a failed
+ *    statement of step 2 (or of a document outside a savepoint) the documents are tried again, each in a
+ *    group of its own when the culprit is not known, so that only the failing one is refused; otherwise
+ *    every document of the group gets that error.
  *
  * The counter row is locked only from step 2 to the commit, so up to {@link PARALLEL_GROUPS} groups of
  * one key do their step 1 at the same time on their own connections. A document with a number given by
@@ -38,6 +43,7 @@ export {
   groupCommitStats,
   MAX_RETRIES,
   type Prepared,
+  type WritePart,
 } from './group-transaction.js';
 
 /** Most documents in one transaction: PostgreSQL caches 64 subtransactions per backend before overflowing. */
@@ -61,7 +67,7 @@ export function groupCommit<T>(
   key: string,
   em: EntityManager,
   work: (g: GroupTx) => Promise<Prepared<T>>,
-  opts: { locks?: readonly string[] } = {},
+  opts: { locks?: readonly string[]; lazySavepoint?: boolean } = {},
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const job: Job = {
@@ -73,6 +79,8 @@ export function groupCommit<T>(
       deadline: currentDeadline(),
       tries: 0,
       queuedAt: performance.now(),
+      lazySavepoint: opts.lazySavepoint ?? false,
+      solo: false,
     };
     const queue = queues.get(key);
     if (queue) queue.push(job);
@@ -97,7 +105,11 @@ function startGroups(key: string): void {
     const blocked = new Set<string>();
     const rest: Job[] = [];
     for (const job of queue) {
-      const free = group.length < MAX_GROUP && !job.locks.some((l) => held.has(l) || blocked.has(l));
+      const free =
+        group.length < MAX_GROUP &&
+        !group[0]?.solo &&
+        (!job.solo || !group.length) &&
+        !job.locks.some((l) => held.has(l) || blocked.has(l));
       if (free) group.push(job);
       else {
         rest.push(job);

@@ -1,18 +1,32 @@
 /**
  * The transaction of one group of the group commit (group-commit.ts, DESIGN §5 "Record numbers"): each
- * document's work under its own savepoint (a refused one rolls back alone; one that lost a lock race is
- * handed back for a later group), then record numbers for the documents left, consecutively in arrival
- * order per year, one insert of every document's rows, one commit, and each document answered.
- */
+ * document's work, under its own savepoint (taken before the work, or by the work itself before its first
+ * write for `lazySavepoint` documents, whose refusal before that has nothing to undo); a refused document
+ * rolls back alone, one that lost a lock race is handed back for a later group. Then record numbers for
+ * the documents left, consecutively in arrival order per year, and ONE statement with every document's
+ * rows and the writes the documents deferred to the group (merged per kind), one commit, and each
+ * document answered. Where a failure cannot be pinned on one document under a savepoint, nothing of the
+ * group is stored and its documents are tried again (each alone when the shared writes failed). */
 import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { underDeadline } from './deadline.js';
 import { takeRecordNumbers, usedRecordNumbers } from './record-number.js';
-import { type InsertPart, insertAll } from './set-insert.js';
+import { executeAll, type InsertPart, insertStatements, type Statement } from './set-insert.js';
 
 /** Times a document refused by a deadlock or serialization failure is tried again in a later group. */
 export const MAX_RETRIES = 3;
+
+/**
+ * Rows of one kind of write (`kind`: e.g. `warehouse.stock_movement insert`) that a document hands to its
+ * group instead of writing them itself: the group merges the rows of every document's parts of one kind
+ * and writes them with one statement (`build`), in the group's last statement.
+ */
+export interface WritePart {
+  kind: string;
+  rows: unknown[];
+  build: (rows: unknown[]) => Statement;
+}
 
 /** The shared transaction as a document's work sees it. */
 export interface GroupTx {
@@ -22,6 +36,20 @@ export interface GroupTx {
    * get the same result. What a document did under its savepoint is forgotten if it rolls back.
    */
   once<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * A document with `lazySavepoint` calls this before its first write that a later refusal of the
+   * document must undo (its savepoint is taken then, not before its work). No-op when it has one.
+   */
+  savepoint(): Promise<void>;
+  /**
+   * Hands the document's writes of rows under `locks` (its stock keys) to the group: they are stored
+   * with the group's last statement if the document's work succeeds, merged with other documents' of
+   * the same kind; forgotten if it fails. Rows of one kind must not repeat another document's rows:
+   * a document first calls {@link flushFor} with its locks.
+   */
+  defer(locks: readonly string[], parts: WritePart[]): void;
+  /** Writes the deferred parts now (one statement) when any of them is under one of `locks`. */
+  flushFor(locks: readonly string[]): Promise<void>;
 }
 
 /** A document whose work is done and that waits for its record number (step 2). */
@@ -56,6 +84,13 @@ export interface Job {
   tries: number;
   /** `performance.now()` when it was queued: its wait is a metric (issue #25). */
   queuedAt: number;
+  /**
+   * The work takes its savepoint itself ({@link GroupTx.savepoint}) before its first write that must be
+   * undone if it is refused; until then a refusal leaves nothing to undo (reads and row locks only).
+   */
+  lazySavepoint: boolean;
+  /** Stored in a group of its own: its group's shared writes failed and the culprit is not known. */
+  solo: boolean;
 }
 
 /**
@@ -70,6 +105,35 @@ const isRace = (e: unknown) => {
   const s = sqlStateOf(e);
   return s === '40P01' || s === '40001';
 };
+/** An error PostgreSQL raised (it aborted the transaction), as opposed to a rule of the document. */
+const isSqlError = (e: unknown) => {
+  const s = sqlStateOf(e);
+  return typeof s === 'string' && /^[0-9A-Z]{5}$/.test(s);
+};
+
+/**
+ * The transaction failed where no savepoint could isolate one document: a document's own statement
+ * (`job`) outside a savepoint, or the group's shared writes (`job` undefined: culprit unknown).
+ */
+class GroupAborted extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly job?: Job,
+  ) {
+    super('group aborted');
+  }
+}
+
+/** Deferred write parts merged per kind, in first-seen order, as one statement each. */
+function mergedStatements(parts: WritePart[]): Statement[] {
+  const byKind = new Map<string, WritePart>();
+  for (const p of parts) {
+    const into = byKind.get(p.kind);
+    if (into) into.rows.push(...p.rows);
+    else byKind.set(p.kind, { ...p, rows: [...p.rows] });
+  }
+  return [...byKind.values()].filter((p) => p.rows.length).map((p) => p.build(p.rows));
+}
 
 /** Stores one group; returns the documents to try again in a later group. */
 export async function commitGroup(jobs: Job[]): Promise<Job[]> {
@@ -95,9 +159,30 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
       group[0].em.transactional(async (tx) => {
         const onceDone = new Map<string, Promise<unknown>>();
         const waiting: { job: Job; doc: AwaitingNumber<unknown> }[] = [];
+        /** Deferred writes of the documents done so far, and the locks they are under. */
+        let pending: WritePart[] = [];
+        let pendingLocks = new Set<string>();
+        const flush = async () => {
+          if (!pending.length) return;
+          const statements = mergedStatements(pending);
+          pending = [];
+          pendingLocks = new Set();
+          try {
+            await executeAll(tx, statements);
+          } catch (e) {
+            throw new GroupAborted(e);
+          }
+        };
         for (const [i, job] of group.entries()) {
-          const savepoint = `doc_${i}`;
+          const name = `doc_${i}`;
+          let inSavepoint = false;
+          const takeSavepoint = async () => {
+            if (inSavepoint) return;
+            await tx.execute(`savepoint ${name}`);
+            inSavepoint = true;
+          };
           const mine: string[] = [];
+          let staged: { locks: readonly string[]; parts: WritePart[] }[] = [];
           const g: GroupTx = {
             tx,
             once: <T>(k: string, fn: () => Promise<T>) => {
@@ -109,29 +194,48 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
               }
               return p as Promise<T>;
             },
+            savepoint: takeSavepoint,
+            defer: (locks, parts) => {
+              staged.push({ locks, parts });
+            },
+            flushFor: async (locks) => {
+              if (locks.some((l) => pendingLocks.has(l))) await flush();
+            },
           };
-          await tx.execute(`savepoint ${savepoint}`);
+          if (!job.lazySavepoint) await takeSavepoint();
           try {
             const prepared = await job.work(g);
             await tx.flush();
+            for (const d of staged) {
+              pending.push(...d.parts);
+              for (const l of d.locks) pendingLocks.add(l);
+            }
             if (!('finish' in prepared)) stored.push({ job, value: prepared.value });
             else if (prepared.numbering.given) {
               const done = prepared.finish(prepared.numbering.given);
-              await insertAll(tx, done.rows);
+              await takeSavepoint();
+              await executeAll(tx, insertStatements(tx, done.rows));
               stored.push({ job, value: done.value });
             } else waiting.push({ job, doc: prepared });
           } catch (e) {
+            if (e instanceof GroupAborted) throw e;
+            staged = [];
             tx.clear();
-            await tx.execute(`rollback to savepoint ${savepoint}`);
-            for (const k of mine) onceDone.delete(k);
+            if (inSavepoint) {
+              await tx.execute(`rollback to savepoint ${name}`);
+              for (const k of mine) onceDone.delete(k);
+            } else if (isSqlError(e)) {
+              // PostgreSQL aborted the shared transaction and no savepoint isolates this document.
+              throw new GroupAborted(e, job);
+            }
             open.delete(job);
             if (isRace(e) && ++job.tries <= MAX_RETRIES) retry.push(job);
             else job.reject(e);
           }
           tx.clear();
         }
-        if (!waiting.length) return;
-        // Step 2: numbers for the documents left, in arrival order, per year; then one insert for all.
+        // Step 2: numbers for the documents left, in arrival order, per year; then one statement writes
+        // every document's rows and the deferred writes of the group.
         const byYear = new Map<number, typeof waiting>();
         for (const w of waiting) {
           const list = byYear.get(w.doc.numbering.year) ?? [];
@@ -160,11 +264,35 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
             stored.push({ job: w.job, value: done.value });
           }
         }
-        await insertAll(tx, [...parts.values()]);
+        const last = [...mergedStatements(pending), ...insertStatements(tx, [...parts.values()])];
+        try {
+          await executeAll(tx, last);
+        } catch (e) {
+          throw new GroupAborted(e);
+        }
       }),
     );
   } catch (e) {
-    for (const job of open) job.reject(e);
+    if (!(e instanceof GroupAborted)) {
+      for (const job of open) job.reject(e);
+      return retry;
+    }
+    // Nothing of the group is stored. The document whose own statement failed is answered with its
+    // error (or tried again after a lock race); the others are tried again, each in a group of its own
+    // when the group's shared writes failed, so that only the document they come from is refused.
+    const culprit = e.job;
+    if (culprit) {
+      open.delete(culprit);
+      if (isRace(e.error) && ++culprit.tries <= MAX_RETRIES) retry.push(culprit);
+      else culprit.reject(e.error);
+    }
+    for (const job of open) {
+      if (culprit) retry.push(job);
+      else if (isRace(e.error) ? ++job.tries <= MAX_RETRIES : open.size > 1 && !job.solo) {
+        job.solo = !isRace(e.error);
+        retry.push(job);
+      } else job.reject(e.error);
+    }
     return retry;
   }
   groupCommitStats.groups++;

@@ -42,7 +42,7 @@ function asParam(v: unknown, type: string): unknown {
   return v;
 }
 
-function statementOf(em: EntityManager, part: InsertPart): { sql: string; params: unknown[] } {
+function statementOf(em: EntityManager, part: InsertPart): Statement {
   const meta = em.getMetadata().get(part.entity as any);
   const keys = Object.keys(part.rows[0]);
   const columns: Column[] = keys.map((k) => {
@@ -79,15 +79,14 @@ function statementOf(em: EntityManager, part: InsertPart): { sql: string; params
   };
 }
 
+/** The insert statement of each part that has rows (see {@link insertAll}). */
+export function insertStatements(em: EntityManager, parts: InsertPart[]): Statement[] {
+  return parts.filter((p) => p.rows.length).map((p) => statementOf(em, p));
+}
+
 /** Inserts every part's rows in one statement (parts without rows are skipped). */
 export async function insertAll(em: EntityManager, parts: InsertPart[]): Promise<void> {
-  const statements = parts.filter((p) => p.rows.length).map((p) => statementOf(em, p));
-  if (!statements.length) return;
-  const last = statements.pop()!;
-  const sql = statements.length
-    ? `with ${statements.map((s, i) => `p${i} as (${s.sql})`).join(', ')} ${last.sql}`
-    : last.sql;
-  await execBound(em, sql, [...statements.flatMap((s) => s.params), ...last.params]);
+  await executeAll(em, insertStatements(em, parts));
 }
 
 /** One SQL statement with its `?` parameters. */

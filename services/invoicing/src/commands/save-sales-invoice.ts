@@ -274,15 +274,16 @@ export async function saveInvoice(
       finish,
     };
   };
-  // New invoices of one ordner arriving together share one transaction, each under its own savepoint
-  // (issue #13, group commit); an update works on the entity loaded in this request's own unit of work.
+  // New invoices of one ordner arriving together share one transaction (issue #13, group commit); a new
+  // invoice's work only reads and locks, so it needs no savepoint of its own (its rows are written with
+  // the group's). An update works on the entity loaded in this request's own unit of work.
   const saved: Saved = existing
     ? await em.transactional(async (tx) => {
         const r = await store(tx);
         if (!('value' in r)) throw new Error('an update keeps or is given its number');
         return r.value;
       })
-    : await groupCommit(`${companyId}:${ordner.id}`, em, (g) => store(g.tx, g));
+    : await groupCommit(`${companyId}:${ordner.id}`, em, (g) => store(g.tx, g), { lazySavepoint: true });
   deps.kickOutbox();
   // The reply from what was stored: a saved invoice has no payments (an update needs state `issued`).
   return salesInvoiceReply(saved.inv, saved.rows, [], saved.entries, todayIn(ctx.timeZone));

@@ -13,7 +13,7 @@
 
 import { ErrorCode, unprocessable } from '@bm/errors';
 import { fmt, sum } from '@bm/money';
-import { type Ctx, type EntityManager, executeAll, pgArray, type Statement } from '@bm/service-kit';
+import { type Ctx, type EntityManager, executeAll, pgArray, type WritePart } from '@bm/service-kit';
 import {
   availableFrom,
   type LedgerDoc,
@@ -23,13 +23,8 @@ import {
 } from '../domain/ledger-replay.js';
 import { ledgerRows } from '../domain/ledger-writes.js';
 import { loadKey } from '../persistence/key-history.repository.js';
-import { pushInsert } from '../persistence/ledger-statements.js';
-import {
-  type BalanceRow,
-  balancesUpdate,
-  type LayerRow,
-  lotKeyOf,
-} from '../persistence/stock-ledger.repository.js';
+import { ledgerWriteParts } from '../persistence/ledger-statements.js';
+import { type BalanceRow, type LayerRow, lotKeyOf } from '../persistence/stock-ledger.repository.js';
 import { laterDocs } from './later-documents.js';
 import type {
   LedgerWarehouse,
@@ -140,7 +135,9 @@ export async function planPosting(
  * Stores a planned posting inside the document's transaction: movements, layers, consumptions and
  * balances of every key, and the changes to later documents (see the module comment). `seq` is the new
  * document's place in the ledger. `isClosed` tells whether a period is closed; a revalued document in a
- * closed period refuses the whole posting with 422 PeriodClosed naming that document.
+ * closed period refuses the whole posting with 422 PeriodClosed naming that document. In a group commit:
+ * `beforeWrite` (the document's savepoint) runs before the first write; `defer` takes the writes of a
+ * posting without later documents, for the group's last statement.
  */
 export async function storePosting(
   tx: EntityManager,
@@ -149,9 +146,12 @@ export async function storePosting(
   seq: string,
   balances: Map<string, BalanceRow | undefined>,
   isClosed: (periodIds: string[]) => Promise<Set<string>>,
+  group: { defer?: (parts: WritePart[]) => void; beforeWrite?: () => Promise<void> } = {},
 ): Promise<void> {
   const companyId = ctx.companyId!;
   const { warehouse, doc } = plan;
+  const reposts = plan.keys.some((k) => k.load.later.length);
+  if (reposts || !group.defer) await group.beforeWrite?.();
   for (const k of plan.keys) {
     const lot = lotKeyOf(k.lotNumberID);
     const keyWhere = [companyId, warehouse.id, k.itemId, lot];
@@ -196,81 +196,18 @@ export async function storePosting(
     })),
   });
 
-  // The ledger's writes of the document go to PostgreSQL as one statement (issue #13): balances,
-  // movements, new layers, consumptions and the layers' remaining stock.
-  const writes: Statement[] = [];
-  const balanceUpdate = balancesUpdate(
+  // The ledger's writes of the document (balances, movements, new layers, consumptions and the layers'
+  // remaining stock) go to PostgreSQL as one statement (issue #13); a current-date document's, with
+  // `defer`, as part of its group's last statement (issue #24).
+  const parts = ledgerWriteParts(
     plan.keys.map((k) => balances.get(stockKey(k.itemId, k.lotNumberID))!),
+    { movements, layers, consumptions, layerUpdates },
   );
-  if (balanceUpdate) writes.push(balanceUpdate);
-  pushInsert(
-    writes,
-    'stock_movement',
-    [
-      'company_id',
-      'warehouse_id',
-      'item_id',
-      'lot_key',
-      'date_operation',
-      'seq',
-      'quantity',
-      'value',
-      'document_type',
-      'document_id',
-    ],
-    ['uuid', 'uuid', 'uuid', 'uuid', 'date', 'int8', 'numeric', 'numeric', 'text', 'uuid'],
-    movements,
+  if (group.defer && !reposts) return group.defer(parts);
+  await executeAll(
+    tx,
+    parts.map((p) => p.build(p.rows)),
   );
-  pushInsert(
-    writes,
-    'valuation_layer',
-    [
-      'id',
-      'company_id',
-      'warehouse_id',
-      'item_id',
-      'lot_key',
-      'date_operation',
-      'seq',
-      'line_no',
-      'quantity',
-      'unit_cost',
-      'amount',
-      'remaining_quantity',
-      'remaining_value',
-    ],
-    [
-      'uuid',
-      'uuid',
-      'uuid',
-      'uuid',
-      'uuid',
-      'date',
-      'int8',
-      'int4',
-      'numeric',
-      'numeric',
-      'numeric',
-      'numeric',
-      'numeric',
-    ],
-    layers,
-    false,
-  );
-  pushInsert(
-    writes,
-    'layer_consumption',
-    ['company_id', 'layer_id', 'document_id', 'date_operation', 'quantity', 'value'],
-    ['uuid', 'uuid', 'uuid', 'date', 'numeric', 'numeric'],
-    consumptions,
-  );
-  if (layerUpdates.length)
-    writes.push({
-      sql: `update "warehouse"."valuation_layer" l set "remaining_quantity" = u.q, "remaining_value" = u.v
-         from unnest(?::uuid[], ?::numeric[], ?::numeric[]) as u(id, q, v) where l."id" = u.id`,
-      params: [0, 1, 2].map((c) => pgArray(layerUpdates.map((u) => u[c]))),
-    });
-  await executeAll(tx, writes);
   const revalued = [
     ...(await reviseLaterIssueCards(tx, ctx, plan, repostedLines)),
     ...(await reviseLaterReceipts(tx, ctx, plan, laterReceipts)),

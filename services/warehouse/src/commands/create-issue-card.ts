@@ -141,6 +141,8 @@ export async function valueAndStore(
   }));
   const items = new Map(resolved.map((x) => [x.item.id, x.item]));
   const cardId = crypto.randomUUID();
+  /** The card's stock keys in its warehouse: its declared locks in the group commit. */
+  const locks = lines.map((l) => `${warehouse.id}:${stockKey(l.itemId, l.lotNumberID)}`);
 
   const prepare = async (tx: EntityManager, g?: GroupTx): Promise<Prepared<IssueCard>> => {
     const keys = [
@@ -154,6 +156,8 @@ export async function valueAndStore(
     // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
     // Taken once per group commit: the lock holds until the shared transaction ends.
     if (g) await g.once(`period:${period.id}`, () => lockOpenPeriodState(tx, ctx.companyId!, period.id));
+    // An earlier card of the group that deferred writes of these keys: written before they are read.
+    if (g) await g.flushFor(locks);
     const balances: Map<string, BalanceRow | undefined> = opts.store
       ? await lockBalances(tx, ctx.companyId!, warehouse.id, keys)
       : await readBalances(tx, ctx.companyId!, warehouse.id, keys);
@@ -226,7 +230,10 @@ export async function valueAndStore(
     await checkGivenRecordNumber(tx, table, companyId, given);
     const now = new Date();
     const [seq] = await nextSeqs(tx, 1);
-    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods({ ...ctx, em: tx }, ids));
+    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods({ ...ctx, em: tx }, ids), {
+      beforeWrite: g?.savepoint,
+      defer: g && ((parts) => g.defer(locks, parts)),
+    });
     /** The card, its rows, entries and event under its record number (one statement for the group). */
     const finish = (recordNumber: string) =>
       issueCardWriteSet({
@@ -258,10 +265,13 @@ export async function valueAndStore(
     if (!('value' in preview)) throw new Error('a preview stores nothing and takes no number');
     return preview.value;
   }
-  // Cards of one ordner arriving together share one transaction, each under its own savepoint.
-  // Its stock keys are declared, so groups of this process never wait for each other's balance locks.
-  const locks = lines.map((l) => `${warehouse.id}:${stockKey(l.itemId, l.lotNumberID)}`);
-  const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, (g) => prepare(g.tx, g), { locks });
+  // Cards of one ordner arriving together share one transaction; a card takes its savepoint only
+  // before writes it cannot hand to the group (a repost). Its stock keys are declared, so groups of this
+  // process never wait for each other's balance locks.
+  const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, (g) => prepare(g.tx, g), {
+    locks,
+    lazySavepoint: true,
+  });
   deps.kickOutbox();
   return card;
 }

@@ -1,4 +1,5 @@
-import { type EntityManager, pgArray, type Statement } from '@bm/service-kit';
+import { type EntityManager, pgArray, type Statement, type WritePart } from '@bm/service-kit';
+import { type BalanceRow, balancesUpdate } from './stock-ledger.repository.js';
 
 /**
  * The statement inserting rows into one table (`insert … select from unnest(…)`, one statement however
@@ -31,8 +32,106 @@ export async function insertRows(
   if (st) await tx.execute(st.sql, st.params);
 }
 
-/** Adds the insert of rows to `writes` (see {@link insertStatement}). */
-export function pushInsert(writes: Statement[], ...args: Parameters<typeof insertStatement>): void {
-  const st = insertStatement(...args);
-  if (st) writes.push(st);
+const MOVEMENT = {
+  columns: [
+    'company_id',
+    'warehouse_id',
+    'item_id',
+    'lot_key',
+    'date_operation',
+    'seq',
+    'quantity',
+    'value',
+    'document_type',
+    'document_id',
+  ],
+  types: ['uuid', 'uuid', 'uuid', 'uuid', 'date', 'int8', 'numeric', 'numeric', 'text', 'uuid'],
+};
+const LAYER = {
+  columns: [
+    'id',
+    'company_id',
+    'warehouse_id',
+    'item_id',
+    'lot_key',
+    'date_operation',
+    'seq',
+    'line_no',
+    'quantity',
+    'unit_cost',
+    'amount',
+    'remaining_quantity',
+    'remaining_value',
+  ],
+  types: [
+    'uuid',
+    'uuid',
+    'uuid',
+    'uuid',
+    'uuid',
+    'date',
+    'int8',
+    'int4',
+    'numeric',
+    'numeric',
+    'numeric',
+    'numeric',
+    'numeric',
+  ],
+};
+const CONSUMPTION = {
+  columns: ['company_id', 'layer_id', 'document_id', 'date_operation', 'quantity', 'value'],
+  types: ['uuid', 'uuid', 'uuid', 'date', 'numeric', 'numeric'],
+};
+
+/**
+ * A posting's ledger writes as row sets (DESIGN §5; rows from `domain/ledger-writes.ts`): the keys'
+ * balances, the movements, new layers and consumptions, and the layers' remaining stock. Each part
+ * builds one statement for any number of rows, so a group commit merges its documents' parts per kind
+ * (service-kit `WritePart`); rows of one part must be of different balances and layers.
+ */
+export function ledgerWriteParts(
+  balances: BalanceRow[],
+  rows: {
+    movements: unknown[][];
+    layers: unknown[][];
+    consumptions: unknown[][];
+    layerUpdates: [string, string, string][];
+  },
+): WritePart[] {
+  const insert =
+    (table: string, spec: { columns: string[]; types: string[] }, withId: boolean) => (r: unknown[]) =>
+      insertStatement(table, spec.columns, spec.types, r as unknown[][], withId)!;
+  const parts: WritePart[] = [
+    {
+      kind: 'warehouse.stock_balance update',
+      rows: balances,
+      build: (r) => balancesUpdate(r as BalanceRow[])!,
+    },
+    {
+      kind: 'warehouse.stock_movement insert',
+      rows: rows.movements,
+      build: insert('stock_movement', MOVEMENT, true),
+    },
+    {
+      kind: 'warehouse.valuation_layer insert',
+      rows: rows.layers,
+      build: insert('valuation_layer', LAYER, false),
+    },
+    {
+      kind: 'warehouse.layer_consumption insert',
+      rows: rows.consumptions,
+      build: insert('layer_consumption', CONSUMPTION, true),
+    },
+    {
+      kind: 'warehouse.valuation_layer remaining',
+      rows: rows.layerUpdates,
+      build: (r) => ({
+        sql: `update "warehouse"."valuation_layer" l set "remaining_quantity" = u.q, "remaining_value" = u.v
+           from unnest(?::uuid[], ?::numeric[], ?::numeric[]) as u(id, q, v) where l."id" = u.id`,
+        params: [0, 1, 2].map((c) => pgArray((r as string[][]).map((u) => u[c]))),
+      }),
+    },
+  ];
+  return parts.filter((p) => p.rows.length);
 }
