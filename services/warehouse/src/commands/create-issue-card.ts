@@ -35,10 +35,9 @@ import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
 import {
   type BalanceRow,
   isCurrent,
-  type LayerRow,
   lockBalances,
-  nextSeqs,
   prefetchOpenLayers,
+  prefetchOpenLayersAndSeq,
   readBalances,
 } from '../persistence/stock-ledger.repository.js';
 import { checkPartner, findPeriod, findReportId } from '../ports/references.port.js';
@@ -164,10 +163,11 @@ export async function valueAndStore(
     const currentKeys = keys.filter((k) =>
       isCurrent(balances.get(stockKey(k.itemId, k.lotNumberID)), dateOperation),
     );
-    const prefetched =
-      method === 'FIFO'
-        ? await prefetchOpenLayers(tx, ctx.companyId!, warehouse.id, currentKeys)
-        : new Map<string, LayerRow[]>();
+    // Stored: the card's place in the ledger is drawn with the layers, after its balances are locked.
+    const fifoKeys = method === 'FIFO' ? currentKeys : [];
+    const { layers: prefetched, seq } = opts.store
+      ? await prefetchOpenLayersAndSeq(tx, ctx.companyId!, warehouse.id, fifoKeys)
+      : { layers: await prefetchOpenLayers(tx, ctx.companyId!, warehouse.id, fifoKeys), seq: '' };
     const plan = await planPosting(
       tx,
       ctx.companyId!,
@@ -229,7 +229,6 @@ export async function valueAndStore(
     const given = input.recordNumber?.trim() || undefined;
     await checkGivenRecordNumber(tx, table, companyId, given);
     const now = new Date();
-    const [seq] = await nextSeqs(tx, 1);
     await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods({ ...ctx, em: tx }, ids), {
       beforeWrite: g?.savepoint,
       defer: g && ((parts) => g.defer(locks, parts)),

@@ -189,21 +189,54 @@ export async function prefetchOpenLayers(
   warehouseId: string,
   keys: StockKey[],
 ): Promise<Map<string, LayerRow[]>> {
+  if (!keys.length) return new Map();
+  return (await openLayersQuery(em, companyId, warehouseId, keys, false)).layers;
+}
+
+/**
+ * {@link prefetchOpenLayers} and the document's place in the ledger (a value of the ledger sequence,
+ * {@link nextSeqs}) in one round trip. Run after the keys' balances are locked: a later document of a
+ * key then always draws a higher value (DESIGN §5 "Ledger order").
+ */
+export async function prefetchOpenLayersAndSeq(
+  em: EntityManager,
+  companyId: string,
+  warehouseId: string,
+  keys: StockKey[],
+): Promise<{ layers: Map<string, LayerRow[]>; seq: string }> {
+  const r = await openLayersQuery(em, companyId, warehouseId, keys, true);
+  return { layers: r.layers, seq: r.seq! };
+}
+
+async function openLayersQuery(
+  em: EntityManager,
+  companyId: string,
+  warehouseId: string,
+  keys: StockKey[],
+  withSeq: boolean,
+): Promise<{ layers: Map<string, LayerRow[]>; seq?: string }> {
   const out = new Map<string, LayerRow[]>(keys.map((k) => [stockKey(k.itemId, k.lotNumberID), []]));
-  if (!keys.length) return out;
-  const values = keys.map(() => '(?::uuid, ?::uuid)').join(', ');
-  const rows = await execBound<LayerRow>(
-    em,
-    `select l.* from (values ${values}) as k("item_id", "lot_key")
+  const layers = keys.length
+    ? `select l.* from (values ${keys.map(() => '(?::uuid, ?::uuid)').join(', ')}) as k("item_id", "lot_key")
        cross join lateral (
          select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" v
           where v."company_id" = ? and v."warehouse_id" = ? and v."item_id" = k."item_id" and v."lot_key" = k."lot_key"
             and v."remaining_quantity" > 0
-          order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`,
-    [...keys.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)]), companyId, warehouseId],
-  );
-  for (const layer of rows) out.get(stockKey(layer.itemId, lotOf(layer.lotKey)))?.push(layer);
-  return out;
+          order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`
+    : `select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" where false`;
+  const params = [
+    ...keys.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)]),
+    ...(keys.length ? [companyId, warehouseId] : []),
+  ];
+  // With the sequence: one row even without layers (the layer columns then null).
+  const sql = withSeq
+    ? `with s as (select nextval('"warehouse"."ledger_seq"')::text as "seq")
+       select s."seq", l.* from s left join (${layers}) l on true`
+    : layers;
+  const rows = await execBound<LayerRow & { seq?: string }>(em, sql, params);
+  for (const { seq: _, ...layer } of rows)
+    if (layer.id) out.get(stockKey(layer.itemId, lotOf(layer.lotKey)))?.push(layer);
+  return { layers: out, seq: rows[0]?.seq };
 }
 
 /** True when a movement dated `date` is not before any movement of the key (no back-dating). */
