@@ -7,6 +7,7 @@
  * rows and the writes the documents deferred to the group (merged per kind), one commit, and each
  * document answered. Where a failure cannot be pinned on one document under a savepoint, nothing of the
  * group is stored and its documents are tried again (each alone when the shared writes failed). */
+import { AppError } from '@bm/errors';
 import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -108,7 +109,7 @@ const isRace = (e: unknown) => {
 /** An error PostgreSQL raised (it aborted the transaction), as opposed to a rule of the document. */
 const isSqlError = (e: unknown) => {
   const s = sqlStateOf(e);
-  return typeof s === 'string' && /^[0-9A-Z]{5}$/.test(s);
+  return !(e instanceof AppError) && typeof s === 'string' && /^[0-9A-Z]{5}$/.test(s);
 };
 
 /**

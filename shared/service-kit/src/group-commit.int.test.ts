@@ -1,0 +1,129 @@
+/**
+ * The group commit's failure paths (group-transaction.ts, issue #24) on a real PostgreSQL: documents
+ * without a savepoint of their own (`lazySavepoint`) and writes deferred to the group's last statement.
+ * Each document here adds `amount` to one account row (a deferred write) and, numbered, a row of its own;
+ * the account's check constraint (`balance >= 0`) makes a write fail on the server, as a number too large
+ * for a column or a violated constraint would.
+ */
+import { ensureDatabase } from '@bm/testing/infra';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type GroupTx, groupCommit, type Prepared } from './group-commit.js';
+import { pgArray } from './set-insert.js';
+
+let orm: MikroORM;
+const company = '00000000-0000-0000-0000-0000000000c1';
+const ordner = { id: '00000000-0000-0000-0000-0000000000a1', numberFormat: 'GC{seq:3}' };
+
+beforeAll(async () => {
+  const url = await ensureDatabase(inject('pgUrl'), `gc_${Date.now()}`);
+  orm = await MikroORM.init({ clientUrl: url, entities: [], discovery: { warnWhenNoEntities: false } });
+  const c = orm.em.getConnection();
+  await c.execute(`create schema gc`);
+  await c.execute(`create table gc.ordner_counter (company_id uuid, ordner_id uuid, year int, last_value int,
+    primary key (ordner_id, year))`);
+  await c.execute(
+    `create table gc.doc (company_id uuid, record_number text, name text, unique (company_id, record_number))`,
+  );
+  await c.execute(`create table gc.account (id int primary key, balance int check (balance >= 0))`);
+});
+afterAll(() => orm?.close());
+
+/** A document that moves `amount` on account `account` (deferred) and is numbered with the group. */
+function doc(
+  name: string,
+  account: number,
+  amount: number,
+  opts: { throwAfterRead?: boolean; badSql?: boolean; gate?: Promise<void> } = {},
+) {
+  return async (g: GroupTx): Promise<Prepared<string>> => {
+    await opts.gate;
+    const lock = `account:${account}`;
+    await g.flushFor([lock]);
+    await g.tx.execute(`insert into gc.account values (?, 0) on conflict do nothing`, [account]);
+    const [row] = await g.tx.execute<{ balance: number }[]>(
+      `select balance from gc.account where id = ? for update`,
+      [account],
+    );
+    if (opts.throwAfterRead) throw new Error(`${name} refused by a rule`);
+    if (opts.badSql) await g.tx.execute(`select 1 / 0`);
+    g.defer(
+      [lock],
+      [
+        {
+          kind: 'gc.account update',
+          rows: [[account, row.balance + amount]],
+          build: (rows) => ({
+            sql: `update gc.account a set balance = u.b from unnest(?::int[], ?::int[]) as u(id, b) where a.id = u.id`,
+            params: [pgArray(rows.map((r: any) => r[0])), pgArray(rows.map((r: any) => r[1]))],
+          }),
+        },
+      ],
+    );
+    return {
+      numbering: { schema: 'gc', table: 'gc.doc', companyId: company, ordner, year: 2026 },
+      finish: (recordNumber) => ({ rows: [], value: `${name}:${recordNumber}` }),
+    };
+  };
+}
+
+const submit = (work: ReturnType<typeof doc>, locks: string[] = []) =>
+  groupCommit(`gc:${ordner.id}`, orm.em.fork(), work, { lazySavepoint: true, locks }).then(
+    (v) => ({ ok: v }),
+    (e) => ({ err: String(e.message ?? e) }),
+  );
+const balance = async (id: number) =>
+  (await orm.em.getConnection().execute(`select balance from gc.account where id = ?`, [id]))[0]?.balance;
+/** Numbers of the stored documents, sorted; the refused ones' errors as they are. */
+const outcome = (r: ({ ok: string } | { err: string })[]) =>
+  r
+    .map((x) => ('ok' in x ? x.ok.split(':')[0] : x.err))
+    .concat(r.flatMap((x) => ('ok' in x ? [x.ok.split(':')[1]] : [])).sort());
+
+/**
+ * Runs `docs` as ONE group: three blocking documents (on accounts of their own) occupy the ordner's
+ * parallel groups while `docs` queue, then all go on.
+ */
+async function asOneGroup(docs: { work: ReturnType<typeof doc>; locks: string[] }[]) {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => {
+    open = r;
+  });
+  const blockers = [101, 102, 103].map((a) => submit(doc(`x${a}`, a, 1, { gate })));
+  await new Promise((r) => setTimeout(r, 50));
+  const results = docs.map((d) => submit(d.work, d.locks));
+  await new Promise((r) => setTimeout(r, 50));
+  open();
+  await Promise.all(blockers);
+  return Promise.all(results);
+}
+const d = (name: string, account: number, amount: number, opts: Parameters<typeof doc>[3] = {}) => ({
+  work: doc(name, account, amount, opts),
+  locks: [] as string[],
+});
+
+describe('group commit without savepoints, with deferred writes (issue #24)', () => {
+  it('stores the documents of a group, two on one account (the second reads after the first is written), and refuses one by a rule alone', async () => {
+    const r = await asOneGroup([
+      d('a', 1, 5),
+      d('b', 1, 7),
+      d('c', 2, 3, { throwAfterRead: true }),
+      d('d', 2, 4),
+    ]);
+    expect(outcome(r)).toEqual(['a', 'b', 'c refused by a rule', 'd', 'GC004', 'GC005', 'GC006']);
+    expect([await balance(1), await balance(2)]).toEqual([12, 4]);
+  });
+
+  it('refuses a document whose own statement failed outside a savepoint, and stores the others of its group', async () => {
+    const r = await asOneGroup([d('e', 3, 1), d('f', 3, 2, { badSql: true }), d('g', 4, 2)]);
+    expect(outcome(r)).toEqual(['e', expect.stringMatching(/division by zero/), 'g', 'GC010', 'GC011']);
+    expect([await balance(3), await balance(4)]).toEqual([1, 2]);
+  });
+
+  it("when the group's merged writes fail, stores each document alone so that only the culprit is refused, numbers gapless", async () => {
+    // Account 6 would end at -1: its check constraint fails the group's last statement.
+    const r = await asOneGroup([d('h', 5, 3), d('i', 6, -1), d('j', 7, 2)]);
+    expect(outcome(r)).toEqual(['h', expect.stringMatching(/check constraint/), 'j', 'GC015', 'GC016']);
+    expect([await balance(5), await balance(6), await balance(7)]).toEqual([3, undefined, 2]);
+  });
+});
