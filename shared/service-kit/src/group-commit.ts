@@ -67,7 +67,7 @@ export function groupCommit<T>(
   key: string,
   em: EntityManager,
   work: (g: GroupTx) => Promise<Prepared<T>>,
-  opts: { locks?: readonly string[]; lazySavepoint?: boolean } = {},
+  opts: { locks?: readonly string[]; lazySavepoint?: boolean; info?: unknown } = {},
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const job: Job = {
@@ -81,6 +81,7 @@ export function groupCommit<T>(
       queuedAt: performance.now(),
       lazySavepoint: opts.lazySavepoint ?? false,
       solo: false,
+      info: opts.info,
     };
     const queue = queues.get(key);
     if (queue) queue.push(job);

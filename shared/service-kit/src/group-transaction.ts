@@ -51,6 +51,12 @@ export interface GroupTx {
   defer(locks: readonly string[], parts: WritePart[]): void;
   /** Writes the deferred parts now (one statement) when any of them is under one of `locks`. */
   flushFor(locks: readonly string[]): Promise<void>;
+  /**
+   * What each document of the group declared (`opts.info` of `groupCommit`), in the group's order, so
+   * that the first can read for all (one statement instead of one per document); `self` is this one's.
+   */
+  peers: readonly unknown[];
+  self: number;
 }
 
 /** A document whose work is done and that waits for its record number (step 2). */
@@ -92,6 +98,8 @@ export interface Job {
   lazySavepoint: boolean;
   /** Stored in a group of its own: its group's shared writes failed and the culprit is not known. */
   solo: boolean;
+  /** What the document declares to the other documents of its group ({@link GroupTx.peers}). */
+  info?: unknown;
 }
 
 /**
@@ -159,6 +167,7 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
     await underDeadline(deadline, () =>
       group[0].em.transactional(async (tx) => {
         const onceDone = new Map<string, Promise<unknown>>();
+        const peers = group.map((j) => j.info);
         const waiting: { job: Job; doc: AwaitingNumber<unknown> }[] = [];
         /** Deferred writes of the documents done so far, and the locks they are under. */
         let pending: WritePart[] = [];
@@ -202,6 +211,8 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
             flushFor: async (locks) => {
               if (locks.some((l) => pendingLocks.has(l))) await flush();
             },
+            peers,
+            self: i,
           };
           if (!job.lazySavepoint) await takeSavepoint();
           try {

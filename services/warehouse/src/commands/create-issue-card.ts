@@ -32,16 +32,10 @@ import { stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
 import { operationCanceled } from '../domain/shortfall.js';
 import { issueEntries } from '../domain/warehouse-accounting.js';
 import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
-import {
-  type BalanceRow,
-  isCurrent,
-  lockBalances,
-  prefetchOpenLayers,
-  prefetchOpenLayersAndSeq,
-  readBalances,
-} from '../persistence/stock-ledger.repository.js';
+import { layerKey } from '../persistence/stock-ledger.repository.js';
 import { checkPartner, findPeriod, findReportId } from '../ports/references.port.js';
 import { issueCardWriteSet } from '../store/issue-card.writer.js';
+import { type CardStockInfo, readCardStock } from '../store/stock-state.reads.js';
 import { findSourceType } from './copy-source.js';
 
 export type WarehouseDeps = DocumentDeps;
@@ -140,34 +134,33 @@ export async function valueAndStore(
   }));
   const items = new Map(resolved.map((x) => [x.item.id, x.item]));
   const cardId = crypto.randomUUID();
+  const keys = [
+    ...new Map(
+      lines.map((l) => [stockKey(l.itemId, l.lotNumberID), { itemId: l.itemId, lotNumberID: l.lotNumberID }]),
+    ).values(),
+  ];
   /** The card's stock keys in its warehouse: its declared locks in the group commit. */
-  const locks = lines.map((l) => `${warehouse.id}:${stockKey(l.itemId, l.lotNumberID)}`);
+  const locks = keys.map((k) => layerKey(warehouse.id, k));
+  const stockInfo: CardStockInfo = {
+    kind: 'issue-card-stock',
+    warehouseId: warehouse.id,
+    fifo: method === 'FIFO',
+    keys,
+    locks,
+  };
 
   const prepare = async (tx: EntityManager, g?: GroupTx): Promise<Prepared<IssueCard>> => {
-    const keys = [
-      ...new Map(
-        lines.map((l) => [
-          stockKey(l.itemId, l.lotNumberID),
-          { itemId: l.itemId, lotNumberID: l.lotNumberID },
-        ]),
-      ).values(),
-    ];
     // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
     // Taken once per group commit: the lock holds until the shared transaction ends.
     if (g) await g.once(`period:${period.id}`, () => lockOpenPeriodState(tx, ctx.companyId!, period.id));
-    // An earlier card of the group that deferred writes of these keys: written before they are read.
-    if (g) await g.flushFor(locks);
-    const balances: Map<string, BalanceRow | undefined> = opts.store
-      ? await lockBalances(tx, ctx.companyId!, warehouse.id, keys)
-      : await readBalances(tx, ctx.companyId!, warehouse.id, keys);
-    const currentKeys = keys.filter((k) =>
-      isCurrent(balances.get(stockKey(k.itemId, k.lotNumberID)), dateOperation),
+    // Its balances (locked when storing), first open layers and place in the ledger; read by the
+    // group's first card for every card of the group that shares no key (store/stock-state.reads.ts).
+    const { balances, prefetched, seq } = await readCardStock(
+      tx,
+      ctx.companyId!,
+      { ...stockInfo, dateOperation },
+      { store: opts.store, g },
     );
-    // Stored: the card's place in the ledger is drawn with the layers, after its balances are locked.
-    const fifoKeys = method === 'FIFO' ? currentKeys : [];
-    const { layers: prefetched, seq } = opts.store
-      ? await prefetchOpenLayersAndSeq(tx, ctx.companyId!, warehouse.id, fifoKeys)
-      : { layers: await prefetchOpenLayers(tx, ctx.companyId!, warehouse.id, fifoKeys), seq: '' };
     const plan = await planPosting(
       tx,
       ctx.companyId!,
@@ -270,6 +263,7 @@ export async function valueAndStore(
   const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, (g) => prepare(g.tx, g), {
     locks,
     lazySavepoint: true,
+    info: stockInfo,
   });
   deps.kickOutbox();
   return card;

@@ -25,7 +25,6 @@ import {
 } from '@bm/service-kit';
 import { type PostingLine, planPosting, storePosting } from '../application/ledger-posting.js';
 import { closedPeriods, resolveOrdner, resolveRows, resolveWarehouse } from '../application/references.js';
-import { stockKey } from '../domain/ledger-replay.js';
 import { receiptEntries } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
@@ -34,7 +33,7 @@ import {
   ReceiptCardRowEntity,
 } from '../persistence/entities.js';
 import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
-import { lockBalances, nextSeqs } from '../persistence/stock-ledger.repository.js';
+import { layerKey, lockBalances, nextSeqs } from '../persistence/stock-ledger.repository.js';
 import { checkPartner, findPeriod } from '../ports/references.port.js';
 import { type EntryRow, type ReceiptRow, type ReceiptRowRow, receiptDto } from '../queries/receipt-cards.js';
 import type { WarehouseDeps } from './create-issue-card.js';
@@ -163,7 +162,7 @@ export async function createReceiptCard(
   };
   // Receipts of one ordner arriving together share one transaction, like issue cards (issue #24); their
   // stock keys are declared, so groups of this process never wait for each other's balance locks.
-  const locks = lines.map((l) => `${warehouse.id}:${stockKey(l.itemId, l.lotNumberID)}`);
+  const locks = lines.map((l) => layerKey(warehouse.id, l));
   const card = await groupCommit(`${companyId}:${ordner.id}`, em, prepare, { locks });
   deps.kickOutbox();
   return card;

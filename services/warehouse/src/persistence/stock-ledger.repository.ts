@@ -190,7 +190,15 @@ export async function prefetchOpenLayers(
   keys: StockKey[],
 ): Promise<Map<string, LayerRow[]>> {
   if (!keys.length) return new Map();
-  return (await openLayersQuery(em, companyId, warehouseId, keys, false)).layers;
+  const r = await openLayersAndSeqs(
+    em,
+    companyId,
+    keys.map((k) => ({ warehouseId, ...k })),
+    0,
+  );
+  return new Map(
+    keys.map((k) => [stockKey(k.itemId, k.lotNumberID), r.layers.get(layerKey(warehouseId, k))!]),
+  );
 }
 
 /**
@@ -204,39 +212,60 @@ export async function prefetchOpenLayersAndSeq(
   warehouseId: string,
   keys: StockKey[],
 ): Promise<{ layers: Map<string, LayerRow[]>; seq: string }> {
-  const r = await openLayersQuery(em, companyId, warehouseId, keys, true);
-  return { layers: r.layers, seq: r.seq! };
+  const r = await openLayersAndSeqs(
+    em,
+    companyId,
+    keys.map((k) => ({ warehouseId, ...k })),
+    1,
+  );
+  const layers = new Map(
+    keys.map((k) => [stockKey(k.itemId, k.lotNumberID), r.layers.get(layerKey(warehouseId, k))!]),
+  );
+  return { layers, seq: r.seqs[0] };
 }
 
-async function openLayersQuery(
+/** The key of {@link openLayersAndSeqs}' map: warehouse, item and lot. */
+export const layerKey = (warehouseId: string, k: StockKey) =>
+  `${warehouseId}:${stockKey(k.itemId, k.lotNumberID)}`;
+
+/**
+ * The first {@link FIRST_BATCH} open layers of keys of any warehouses (by {@link layerKey}; every key
+ * present, with no layers as `[]`) and `seqs` ascending values of the ledger sequence, in one statement.
+ * Run after the keys' balances are locked (the values then order the documents as their commits do).
+ */
+export async function openLayersAndSeqs(
   em: EntityManager,
   companyId: string,
-  warehouseId: string,
-  keys: StockKey[],
-  withSeq: boolean,
-): Promise<{ layers: Map<string, LayerRow[]>; seq?: string }> {
-  const out = new Map<string, LayerRow[]>(keys.map((k) => [stockKey(k.itemId, k.lotNumberID), []]));
-  const layers = keys.length
-    ? `select l.* from (values ${keys.map(() => '(?::uuid, ?::uuid)').join(', ')}) as k("item_id", "lot_key")
+  keys: (StockKey & { warehouseId: string })[],
+  seqs: number,
+): Promise<{ layers: Map<string, LayerRow[]>; seqs: string[] }> {
+  const out = new Map<string, LayerRow[]>(keys.map((k) => [layerKey(k.warehouseId, k), []]));
+  // One statement text for any number of keys (the keys as three arrays), so it is prepared once.
+  const layers = `select l.*, k."warehouse_id" as "warehouseId"
+       from unnest(?::uuid[], ?::uuid[], ?::uuid[]) as k("warehouse_id", "item_id", "lot_key")
        cross join lateral (
          select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" v
-          where v."company_id" = ? and v."warehouse_id" = ? and v."item_id" = k."item_id" and v."lot_key" = k."lot_key"
-            and v."remaining_quantity" > 0
-          order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`
-    : `select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" where false`;
-  const params = [
-    ...keys.flatMap((k) => [k.itemId, lotKeyOf(k.lotNumberID)]),
-    ...(keys.length ? [companyId, warehouseId] : []),
+          where v."company_id" = ? and v."warehouse_id" = k."warehouse_id" and v."item_id" = k."item_id"
+            and v."lot_key" = k."lot_key" and v."remaining_quantity" > 0
+          order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`;
+  const params: unknown[] = [
+    pgArray(keys.map((k) => k.warehouseId)),
+    pgArray(keys.map((k) => k.itemId)),
+    pgArray(keys.map((k) => lotKeyOf(k.lotNumberID))),
+    companyId,
   ];
-  // With the sequence: one row even without layers (the layer columns then null).
-  const sql = withSeq
-    ? `with s as (select nextval('"warehouse"."ledger_seq"')::text as "seq")
-       select s."seq", l.* from s left join (${layers}) l on true`
+  // With values of the sequence: one row even without layers (the layer columns then null).
+  const sql = seqs
+    ? `with s as (select array_agg(nextval('"warehouse"."ledger_seq"')::text order by g) as "seqs"
+                    from generate_series(1, ?::int) g)
+       select s."seqs", l.* from s left join (${layers}) l on true`
     : layers;
-  const rows = await execBound<LayerRow & { seq?: string }>(em, sql, params);
-  for (const { seq: _, ...layer } of rows)
-    if (layer.id) out.get(stockKey(layer.itemId, lotOf(layer.lotKey)))?.push(layer);
-  return { layers: out, seq: rows[0]?.seq };
+  if (seqs) params.unshift(seqs);
+  const rows = await execBound<LayerRow & { warehouseId: string; seqs?: string[] }>(em, sql, params);
+  for (const { seqs: _, warehouseId, ...layer } of rows)
+    if (layer.id)
+      out.get(layerKey(warehouseId, { itemId: layer.itemId, lotNumberID: lotOf(layer.lotKey) }))?.push(layer);
+  return { layers: out, seqs: rows[0]?.seqs ?? [] };
 }
 
 /** True when a movement dated `date` is not before any movement of the key (no back-dating). */
