@@ -27,12 +27,30 @@ const WRAPPERS = new Set([
   'lazy',
 ]);
 
+/**
+ * A per-schema memo of a pure function of the schema: the walks below run on every request and body
+ * node, the schemas are fixed at start-up (issue #24: the gateway's per-request work cut).
+ */
+function memo<T>(fn: (s: AnySchema) => T): (s: AnySchema) => T {
+  const cache = new WeakMap<AnySchema, T>();
+  return (s) => {
+    if (cache.has(s)) return cache.get(s) as T;
+    const v = fn(s);
+    cache.set(s, v);
+    return v;
+  };
+}
+
 /** Strips wrappers and pipes down to the schema that says what the value is (stops at marked leaves). */
 export function unwrap(s: AnySchema | undefined): AnySchema | undefined {
-  let cur = s;
+  return s && unwrapMemo(s);
+}
+const unwrapMemo = memo((s: AnySchema) => unwrapOnce(s));
+function unwrapOnce(s: AnySchema): AnySchema | undefined {
+  let cur: AnySchema | undefined = s;
   for (let i = 0; cur && i < 20; i++) {
     if (isDecimalSchema(cur) || isDateSchema(cur)) return cur;
-    const def = cur._zod.def;
+    const def: any = cur._zod.def;
     if (def.type === 'lazy') cur = def.getter();
     else if (WRAPPERS.has(def.type)) cur = def.innerType;
     else if (def.type === 'pipe') cur = def.in?._zod?.def?.type === 'transform' ? def.out : def.in;
@@ -44,7 +62,7 @@ export function unwrap(s: AnySchema | undefined): AnySchema | undefined {
 const kind = (s: AnySchema | undefined): string | undefined => s?._zod.def.type;
 
 /** True when the field accepts null and is not an object or array (those read `''` as empty). */
-function isNullableLeaf(s: AnySchema): boolean {
+const isNullableLeaf = memo((s: AnySchema): boolean => {
   const k = kind(unwrap(s));
   if (k === 'object' || k === 'array') return false;
   let cur: AnySchema | undefined = s;
@@ -55,9 +73,14 @@ function isNullableLeaf(s: AnySchema): boolean {
     cur = def.type === 'lazy' ? def.getter() : def.innerType;
   }
   return false;
-}
+});
 const shapeOf = (s: AnySchema | undefined): Record<string, AnySchema> =>
   kind(s) === 'object' ? s!._zod.def.shape : {};
+/** An object schema's field names by their lower case (input names match case-insensitively). */
+const namesOf = memo(
+  (s: AnySchema) => new Map(Object.keys(shapeOf(s)).map((n) => [n.toLowerCase(), n] as const)),
+);
+const NO_NAMES = new Map<string, string>();
 
 export interface NormalizeOptions {
   xml: boolean;
@@ -110,17 +133,17 @@ export function businessDate(v: string, timeZone: string): string {
  * Whether a field takes text only: its schema, through optional/nullable/default wrappers, is a string,
  * enum or literal with no preprocessing step (decimals, integers and booleans preprocess their input).
  */
-function isPlainText(schema: AnySchema | undefined): boolean {
-  let cur = schema;
+const isPlainText = memo((schema: AnySchema): boolean => {
+  let cur: AnySchema | undefined = schema;
   for (let i = 0; cur && i < 20; i++) {
     if (isDecimalSchema(cur)) return false;
-    const def = cur._zod.def;
+    const def: any = cur._zod.def;
     if (def.type === 'lazy') cur = def.getter();
     else if (WRAPPERS.has(def.type)) cur = def.innerType;
     else return def.type === 'string' || def.type === 'enum' || def.type === 'literal';
   }
   return false;
-}
+});
 
 /**
  * Normalises an input value against `schema`; `accepted` is the reply schema of the same node, whose
@@ -155,8 +178,8 @@ export function normalizeInput(
     if (opts.xml && value === '') return {};
     if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
     const shape = shapeOf(s);
-    const names = new Map(Object.keys(shape).map((n) => [n.toLowerCase(), n]));
-    const acceptedNames = new Map(Object.keys(shapeOf(a)).map((n) => [n.toLowerCase(), n]));
+    const names = namesOf(s!);
+    const acceptedNames = a && kind(a) === 'object' ? namesOf(a) : NO_NAMES;
     const ignore = new Set((path === '' ? (opts.ignore ?? []) : []).map((n) => n.toLowerCase()));
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
