@@ -3,11 +3,11 @@
  * first open FIFO layers of its current keys, and its place in the ledger (a value of the ledger
  * sequence, drawn after its balances are locked).
  *
- * In a group commit (issue #24) the first card reads for the whole group: the balances of every key that
- * only one card of the group has are locked in one statement (sorted, per warehouse), then their layers
- * and one ledger value per such card are read in one more. A card sharing a key with another card of its
- * group reads for itself, after the earlier card's deferred writes of that key are written
- * (`g.flushFor`). So a group of n cards costs two statements, not 2n.
+ * In a group commit (issue #24) the first card reads for the whole group: the balances of every key of
+ * the group are locked in one statement (sorted, per warehouse), then the first open layers of the keys
+ * and one ledger value per card are read in one more. A card that shares a key with an earlier card of
+ * its group reads its keys again (one statement) after that card's deferred writes are written
+ * (`g.flushFor`). So a group of n cards with distinct keys costs two statements, not 2n.
  */
 import type { EntityManager, GroupTx } from '@bm/service-kit';
 import { stockKey } from '../domain/ledger-replay.js';
@@ -21,6 +21,7 @@ import {
   prefetchOpenLayers,
   prefetchOpenLayersAndSeq,
   readBalances,
+  readLockedStock,
   type StockKey,
 } from '../persistence/stock-ledger.repository.js';
 
@@ -45,10 +46,13 @@ export interface CardStock {
 
 const isCardStock = (p: unknown): p is CardStockInfo => (p as CardStockInfo)?.kind === 'issue-card-stock';
 
-/** The group's read: per card whose keys no other card of the group has, its balances and ledger value. */
+/**
+ * The group's read, per card (by its place in the group): its ledger value, and for a card none of whose
+ * keys an earlier card of the group has (`fresh`), its balances and first open layers.
+ */
 type GroupStock = Map<
   number,
-  { balances: Map<string, BalanceRow>; seq: string; layers: Map<string, LayerRow[]> }
+  { seq: string; fresh: boolean; balances: Map<string, BalanceRow>; layers: Map<string, LayerRow[]> }
 >;
 
 async function readGroupStock(
@@ -56,38 +60,36 @@ async function readGroupStock(
   companyId: string,
   peers: readonly unknown[],
 ): Promise<GroupStock> {
-  const uses = new Map<string, number>();
-  for (const p of peers) if (isCardStock(p)) for (const l of p.locks) uses.set(l, (uses.get(l) ?? 0) + 1);
-  const alone = [...peers.entries()].filter(
-    (e): e is [number, CardStockInfo] => isCardStock(e[1]) && e[1].locks.every((l) => uses.get(l) === 1),
-  );
+  const cards = [...peers.entries()].filter((e): e is [number, CardStockInfo] => isCardStock(e[1]));
+  // Every key of the group is locked here, per warehouse in one sorted statement: no card of the group
+  // locks anything itself, and two groups never wait for each other in opposite orders.
   const byWarehouse = new Map<string, StockKey[]>();
-  for (const [, p] of alone)
+  for (const [, p] of cards)
     byWarehouse.set(p.warehouseId, [...(byWarehouse.get(p.warehouseId) ?? []), ...p.keys]);
   const balances = new Map<string, Map<string, BalanceRow>>();
   for (const [warehouseId, keys] of [...byWarehouse].sort(([a], [b]) => (a < b ? -1 : 1)))
     balances.set(warehouseId, await lockBalances(tx, companyId, warehouseId, keys));
-  const fifoKeys = alone.flatMap(([, p]) =>
-    p.fifo ? p.keys.map((k) => ({ warehouseId: p.warehouseId, ...k })) : [],
+  const seen = new Set<string>();
+  const fresh = cards.map(([, p]) => {
+    const f = p.locks.every((l) => !seen.has(l));
+    for (const l of p.locks) seen.add(l);
+    return f;
+  });
+  const fifoKeys = cards.flatMap(([, p], n) =>
+    p.fifo && fresh[n] ? p.keys.map((k) => ({ warehouseId: p.warehouseId, ...k })) : [],
   );
-  const { layers, seqs } = await openLayersAndSeqs(tx, companyId, fifoKeys, alone.length);
+  // The cards' ledger values, ascending in the group's order, drawn after all its keys are locked.
+  const { layers, seqs } = await openLayersAndSeqs(tx, companyId, fifoKeys, cards.length);
+  const byKey = <T>(p: CardStockInfo, get: (k: StockKey) => T) =>
+    new Map(p.keys.map((k) => [stockKey(k.itemId, k.lotNumberID), get(k)]));
   return new Map(
-    alone.map(([i, p], n) => [
+    cards.map(([i, p], n) => [
       i,
       {
-        balances: new Map(
-          p.keys.map((k) => [
-            stockKey(k.itemId, k.lotNumberID),
-            balances.get(p.warehouseId)!.get(stockKey(k.itemId, k.lotNumberID))!,
-          ]),
-        ),
         seq: seqs[n],
-        layers: new Map(
-          p.keys.map((k) => [
-            stockKey(k.itemId, k.lotNumberID),
-            layers.get(layerKey(p.warehouseId, k)) ?? [],
-          ]),
-        ),
+        fresh: fresh[n],
+        balances: byKey(p, (k) => balances.get(p.warehouseId)!.get(stockKey(k.itemId, k.lotNumberID))!),
+        layers: byKey(p, (k) => layers.get(layerKey(p.warehouseId, k)) ?? []),
       },
     ]),
   );
@@ -118,7 +120,13 @@ export async function readCardStock(
   }
   const g = mode.g;
   const mine = g && (await g.once('stock:group', () => readGroupStock(tx, companyId, g.peers))).get(g.self);
-  if (mine) {
+  if (!mine) {
+    // Not in a group of cards: lock and read alone.
+    const balances = await lockBalances(tx, companyId, warehouseId, keys);
+    const { layers, seq } = await prefetchOpenLayersAndSeq(tx, companyId, warehouseId, currentOf(balances));
+    return { balances, prefetched: layers, seq };
+  }
+  if (mine.fresh) {
     const prefetched = new Map(
       currentOf(mine.balances).map((k) => [
         stockKey(k.itemId, k.lotNumberID),
@@ -127,9 +135,15 @@ export async function readCardStock(
     );
     return { balances: mine.balances, prefetched, seq: mine.seq };
   }
-  // An earlier card of the group that deferred writes of these keys: written before they are read.
-  await g?.flushFor(card.locks);
-  const balances = await lockBalances(tx, companyId, warehouseId, keys);
-  const { layers, seq } = await prefetchOpenLayersAndSeq(tx, companyId, warehouseId, currentOf(balances));
-  return { balances, prefetched: layers, seq };
+  // An earlier card of the group has one of its keys: that card's deferred writes are written first,
+  // then the keys (locked by the group's read) are read again.
+  await g!.flushFor(card.locks);
+  const now = await readLockedStock(tx, companyId, warehouseId, keys, card.fifo);
+  const prefetched = new Map(
+    currentOf(now.balances).map((k) => [
+      stockKey(k.itemId, k.lotNumberID),
+      now.layers.get(stockKey(k.itemId, k.lotNumberID))!,
+    ]),
+  );
+  return { balances: now.balances, prefetched, seq: mine.seq };
 }
