@@ -48,8 +48,19 @@ export {
 
 /** Most documents in one transaction: PostgreSQL caches 64 subtransactions per backend before overflowing. */
 export const MAX_GROUP = 32;
-/** Groups of one key storing at once (step 1 in parallel; the counter still orders their step 2). */
-export const PARALLEL_GROUPS = 3;
+/**
+ * Groups of one key storing at once (`GROUP_COMMIT_PARALLEL`, 1–8; default 1). One group at a time makes
+ * the groups as large as the waiting documents allow, which costs the least CPU per document; measured
+ * on 2 cores under load (docs/benchmarks.md, issue #24), 3 groups in flight cost 10–20 % more CPU per
+ * document for no more documents per second. Where the database is far (its round trips, not CPU, the
+ * bound), more groups in flight let one group's work overlap another's waiting.
+ */
+export const PARALLEL_GROUPS = parallelGroups(process.env.GROUP_COMMIT_PARALLEL);
+
+function parallelGroups(v: string | undefined): number {
+  const n = Number(v ?? 1);
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 1;
+}
 
 const queues = new Map<string, Job[]>();
 const running = new Map<string, number>();
