@@ -1,9 +1,10 @@
 /**
- * Group commit per ordner (issue #13; DESIGN §5 "Record numbers"). Every document of an ordner takes the
+ * Group commit (issue #13, #24; DESIGN §5 "Record numbers"). Every document of an ordner takes the
  * ordner's counter row, which stays locked from the number to the commit, so with one transaction per
  * document they commit one after another, each paying its own `begin`, counter, number look-up, insert
- * and `commit`. Here the documents of one key (company and ordner) that arrive while the key is busy are
- * stored together in one transaction:
+ * and `commit`. Here the documents of one key (a kind of document, e.g. `warehouse:issue-card`, of any
+ * companies and ordners) that arrive while the key is busy are stored together in one transaction, each
+ * under its own company's filter:
  *
  * 1. each document does its work (locks, valuation, ledger writes) under its own savepoint (with
  *    `lazySavepoint`, taken by the work before its first write; a document refused before it wrote
@@ -12,17 +13,18 @@
  *    race (SQLSTATE 40P01/40001) is put back for the next group (at most {@link MAX_RETRIES} times),
  *    since another transaction's locks, not its data, refused it. A document may hand its writes to the
  *    group (`g.defer`) instead of making them: they are merged with the other documents' of their kind;
- * 2. the documents left take their record numbers together, consecutively in arrival order
- *    ({@link takeRecordNumbers}: one counter statement per year), and one statement inserts them and
- *    makes the deferred writes; refused documents took no number, so the numbers stay gapless;
+ * 2. the documents left take their record numbers together, consecutively in arrival order per ordner
+ *    and year (`takeRecordNumbersBatch`: one counter statement and one look-up of hand-given numbers for
+ *    all ordners of the group), and one statement inserts them and makes the deferred writes; refused
+ *    documents took no number, so the numbers stay gapless;
  * 3. one commit; then each document is answered on its own. If step 2 or the commit fails (or the group's
  *    deadline, the earliest of its documents', passes), nothing of the group is stored: after a failed
  *    statement of step 2 (or of a document outside a savepoint) the documents are tried again, each in a
  *    group of its own when the culprit is not known, so that only the failing one is refused; otherwise
  *    every document of the group gets that error.
  *
- * The counter row is locked only from step 2 to the commit, so up to {@link PARALLEL_GROUPS} groups of
- * one key do their step 1 at the same time on their own connections. A document with a number given by
+ * The counter rows are locked only from step 2 to the commit (in a sorted order), so up to
+ * {@link PARALLEL_GROUPS} groups of one key may do their step 1 at the same time on their own connections. A document with a number given by
  * the client is inserted in step 1, under its savepoint (the document checks the number is free).
  *
  * The unit of work is cleared after every document, so no managed entity of one document's work (or of

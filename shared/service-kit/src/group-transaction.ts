@@ -12,7 +12,7 @@ import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { underDeadline } from './deadline.js';
-import { takeRecordNumbers, usedRecordNumbers } from './record-number.js';
+import { type NumberRequest, takeRecordNumbersBatch } from './record-number.js';
 import { executeAll, type InsertPart, insertStatements, type Statement } from './set-insert.js';
 
 /** Times a document refused by a deadlock or serialization failure is tried again in a later group. */
@@ -103,10 +103,10 @@ export interface Job {
 }
 
 /**
- * Since the process started: groups committed, documents stored by them, and the most documents one
- * group began with (tests and benchmarks read it).
+ * Since the process started: groups committed, documents stored by them, the most documents one group
+ * began with, and groups that began with documents of more than one company (tests and benchmarks).
  */
-export const groupCommitStats = { groups: 0, documents: 0, largest: 0 };
+export const groupCommitStats = { groups: 0, documents: 0, largest: 0, mixed: 0 };
 
 const sqlStateOf = (e: unknown): string | undefined => (e as any)?.code ?? (e as any)?.cause?.code;
 /** A document that lost a lock race to another transaction, not one refused for its own data. */
@@ -154,6 +154,10 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   }
   if (!group.length) return [];
   groupCommitStats.largest = Math.max(groupCommitStats.largest, group.length);
+  const companies = new Set(
+    group.map((j) => j.em.getFilterParams<{ companyId?: string }>('company')?.companyId),
+  );
+  if (companies.size > 1) groupCommitStats.mixed++;
   groupCommitSize.observe(group.length);
   const begun = performance.now();
   for (const job of group) groupCommitWait.observe((begun - job.queuedAt) / 1000);
@@ -214,6 +218,9 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
             peers,
             self: i,
           };
+          // A group holds documents of several companies: each works with its own company filter.
+          const company = job.em.getFilterParams('company');
+          if (company) tx.setFilterParams('company', company);
           if (!job.lazySavepoint) await takeSavepoint();
           try {
             const prepared = await job.work(g);
@@ -246,35 +253,39 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
           }
           tx.clear();
         }
-        // Step 2: numbers for the documents left, in arrival order, per year; then one statement writes
-        // every document's rows and the deferred writes of the group.
-        const byYear = new Map<number, typeof waiting>();
+        // Step 2: numbers for the documents left, in arrival order per ordner and year (one counter
+        // statement and one look-up of numbers used by hand for the whole group, any ordners and
+        // companies); then one statement writes every document's rows and the group's deferred writes.
+        const requests = new Map<string, { request: NumberRequest; docs: typeof waiting }>();
         for (const w of waiting) {
-          const list = byYear.get(w.doc.numbering.year) ?? [];
-          list.push(w);
-          byYear.set(w.doc.numbering.year, list);
+          const n = w.doc.numbering;
+          const id = `${n.schema}|${n.table}|${n.companyId}|${n.ordner.id}|${n.year}`;
+          const r = requests.get(id) ?? { request: { ...n, n: 0 }, docs: [] };
+          r.request.n++;
+          r.docs.push(w);
+          requests.set(id, r);
         }
         const parts = new Map<unknown, InsertPart>();
-        for (const [year, list] of byYear) {
-          const n = list[0].doc.numbering;
-          const numbers = await takeRecordNumbers(
+        const byTable = new Map<string, { request: NumberRequest; docs: typeof waiting }[]>();
+        for (const r of requests.values()) {
+          const t = `${r.request.schema}|${r.request.table}`;
+          byTable.set(t, [...(byTable.get(t) ?? []), r]);
+        }
+        for (const list of byTable.values()) {
+          const numbers = await takeRecordNumbersBatch(
             tx,
-            n.schema,
-            n.companyId,
-            n.ordner,
-            year,
-            list.length,
-            (c) => usedRecordNumbers(tx, n.table, n.companyId, c),
+            list.map((r) => r.request),
           );
-          for (const [i, w] of list.entries()) {
-            const done = w.doc.finish(numbers[i]);
-            for (const part of done.rows) {
-              const into = parts.get(part.entity);
-              if (into) into.rows.push(...part.rows);
-              else parts.set(part.entity, { entity: part.entity, rows: [...part.rows] });
+          for (const [k, r] of list.entries())
+            for (const [i, w] of r.docs.entries()) {
+              const done = w.doc.finish(numbers[k][i]);
+              for (const part of done.rows) {
+                const into = parts.get(part.entity);
+                if (into) into.rows.push(...part.rows);
+                else parts.set(part.entity, { entity: part.entity, rows: [...part.rows] });
+              }
+              stored.push({ job: w.job, value: done.value });
             }
-            stored.push({ job: w.job, value: done.value });
-          }
         }
         const last = [...mergedStatements(pending), ...insertStatements(tx, [...parts.values()])];
         try {

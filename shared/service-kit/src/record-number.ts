@@ -92,6 +92,93 @@ export async function takeRecordNumbers(
   return out;
 }
 
+/** One ordner's share of a group's numbering: `n` numbers of `year` for documents of `table`. */
+export interface NumberRequest {
+  schema: string;
+  /** The documents' table, e.g. `"warehouse"."issue_card"`. */
+  table: string;
+  companyId: string;
+  ordner: { id: string; numberFormat: string };
+  year: number;
+  n: number;
+}
+
+/**
+ * Record numbers for the requests of a group commit, in one round trip for any number of ordners and
+ * companies (issue #24; DESIGN §5 "Record numbers"): one statement advances the counter row of every
+ * (ordner, counter year), locking them in a sorted order, and one more finds the candidates documents
+ * already use (numbers given by hand), which are skipped and made up for by another round (rare).
+ * Requests must share `schema` and `table`. Returns each request's numbers, consecutive per counter in
+ * the requests' order.
+ */
+export async function takeRecordNumbersBatch(
+  em: EntityManager,
+  requests: NumberRequest[],
+): Promise<string[][]> {
+  const out = requests.map(() => [] as string[]);
+  if (!requests.length) return out;
+  const { schema, table } = requests[0];
+  let open = requests.map((_, i) => i);
+  while (open.length) {
+    // Requests sharing a counter row (one ordner, or years of a format without a year) share one row.
+    const counters = new Map<string, { companyId: string; ordnerId: string; key: number; parts: number[] }>();
+    for (const i of open) {
+      const r = requests[i];
+      const key = restartsYearly(r.ordner.numberFormat) ? r.year : 0;
+      const id = `${r.ordner.id}:${key}`;
+      const c = counters.get(id) ?? { companyId: r.companyId, ordnerId: r.ordner.id, key, parts: [] };
+      c.parts.push(i);
+      counters.set(id, c);
+    }
+    const sorted = [...counters.values()].sort((a, b) =>
+      a.ordnerId < b.ordnerId ? -1 : a.ordnerId > b.ordnerId ? 1 : a.key - b.key,
+    );
+    const want = (i: number) => requests[i].n - out[i].length;
+    const rows = await execBound<{ ordner_id: string; year: number; last_value: number }>(
+      em,
+      `with u as (select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::int[]) with ordinality as u("c", "o", "y", "w", "n"))
+       insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value")
+       select u."c", u."o", u."y", u."w" + case when u."y" = 0
+                then coalesce((select max(t."last_value") from "${schema}"."ordner_counter" t where t."ordner_id" = u."o"), 0)
+                else 0 end
+         from u order by u."n"
+       on conflict ("ordner_id", "year") do update
+         set "last_value" = "ordner_counter"."last_value" + (select u."w" from u where u."o" = excluded."ordner_id" and u."y" = excluded."year")
+       returning "ordner_id", "year", "last_value"`,
+      [
+        pgArray(sorted.map((c) => c.companyId)),
+        pgArray(sorted.map((c) => c.ordnerId)),
+        pgArray(sorted.map((c) => c.key)),
+        pgArray(sorted.map((c) => c.parts.reduce((n, i) => n + want(i), 0))),
+      ],
+    );
+    const last = new Map(rows.map((r) => [`${r.ordner_id}:${r.year}`, Number(r.last_value)]));
+    const candidates = new Map<number, string[]>();
+    for (const c of sorted) {
+      let next = last.get(`${c.ordnerId}:${c.key}`)! - c.parts.reduce((n, i) => n + want(i), 0) + 1;
+      for (const i of c.parts) {
+        const r = requests[i];
+        candidates.set(
+          i,
+          Array.from({ length: want(i) }, () => formatRecordNumber(r.ordner.numberFormat, r.year, next++)),
+        );
+      }
+    }
+    const all = [...candidates].flatMap(([i, cs]) => cs.map((c) => [requests[i].companyId, c] as const));
+    const used = await execBound<{ company_id: string; record_number: string }>(
+      em,
+      `select "company_id", "record_number" from ${table}
+        where ("company_id", "record_number") in (select * from unnest(?::uuid[], ?::text[]))`,
+      [pgArray(all.map((a) => a[0])), pgArray(all.map((a) => a[1]))],
+    );
+    const taken = new Set(used.map((u) => `${u.company_id}:${u.record_number}`));
+    for (const [i, cs] of candidates)
+      out[i].push(...cs.filter((c) => !taken.has(`${requests[i].companyId}:${c}`)));
+    open = open.filter((i) => out[i].length < requests[i].n);
+  }
+  return out;
+}
+
 /**
  * Which of `candidates` documents of `table` (e.g. `"warehouse"."issue_card"`) of the company already
  * use as their record number: one query, for {@link takeRecordNumbers}.

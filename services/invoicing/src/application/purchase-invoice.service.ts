@@ -200,7 +200,7 @@ export async function createPurchaseInvoice(
     };
   };
   // Purchase invoices of one ordner arriving together share one transaction, like sales invoices (issue #24).
-  const saved = await groupCommit(`${companyId}:${ordner.id}`, em, prepare);
+  const saved = await groupCommit('invoicing:purchase-invoice', em, prepare);
   deps.kickOutbox();
   return purchaseInvoiceReply(saved.inv as Row, saved.rows as RowRow[], saved.entries as EntryRow[]);
 }

@@ -283,7 +283,7 @@ export async function saveInvoice(
         if (!('value' in r)) throw new Error('an update keeps or is given its number');
         return r.value;
       })
-    : await groupCommit(`${companyId}:${ordner.id}`, em, (g) => store(g.tx, g), { lazySavepoint: true });
+    : await groupCommit('invoicing:sales-invoice', em, (g) => store(g.tx, g), { lazySavepoint: true });
   deps.kickOutbox();
   // The reply from what was stored: a saved invoice has no payments (an update needs state `issued`).
   return salesInvoiceReply(saved.inv, saved.rows, [], saved.entries, todayIn(ctx.timeZone));

@@ -143,6 +143,7 @@ export async function valueAndStore(
   const locks = keys.map((k) => layerKey(warehouse.id, k));
   const stockInfo: CardStockInfo = {
     kind: 'issue-card-stock',
+    companyId: ctx.companyId!,
     warehouseId: warehouse.id,
     fifo: method === 'FIFO',
     keys,
@@ -260,7 +261,7 @@ export async function valueAndStore(
   // Cards of one ordner arriving together share one transaction; a card takes its savepoint only
   // before writes it cannot hand to the group (a repost). Its stock keys are declared, so groups of this
   // process never wait for each other's balance locks.
-  const card = await groupCommit(`${ctx.companyId}:${ordner.id}`, em, (g) => prepare(g.tx, g), {
+  const card = await groupCommit('warehouse:issue-card', em, (g) => prepare(g.tx, g), {
     locks,
     lazySavepoint: true,
     info: stockInfo,

@@ -233,8 +233,7 @@ export async function prefetchOpenLayers(
   if (!keys.length) return new Map();
   const r = await openLayersAndSeqs(
     em,
-    companyId,
-    keys.map((k) => ({ warehouseId, ...k })),
+    keys.map((k) => ({ companyId, warehouseId, ...k })),
     0,
   );
   return new Map(
@@ -255,8 +254,7 @@ export async function prefetchOpenLayersAndSeq(
 ): Promise<{ layers: Map<string, LayerRow[]>; seq: string }> {
   const r = await openLayersAndSeqs(
     em,
-    companyId,
-    keys.map((k) => ({ warehouseId, ...k })),
+    keys.map((k) => ({ companyId, warehouseId, ...k })),
     1,
   );
   const layers = new Map(
@@ -276,24 +274,23 @@ export const layerKey = (warehouseId: string, k: StockKey) =>
  */
 export async function openLayersAndSeqs(
   em: EntityManager,
-  companyId: string,
-  keys: (StockKey & { warehouseId: string })[],
+  keys: (StockKey & { companyId: string; warehouseId: string })[],
   seqs: number,
 ): Promise<{ layers: Map<string, LayerRow[]>; seqs: string[] }> {
   const out = new Map<string, LayerRow[]>(keys.map((k) => [layerKey(k.warehouseId, k), []]));
   // One statement text for any number of keys (the keys as three arrays), so it is prepared once.
   const layers = `select l.*, k."warehouse_id" as "warehouseId"
-       from unnest(?::uuid[], ?::uuid[], ?::uuid[]) as k("warehouse_id", "item_id", "lot_key")
+       from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[]) as k("company_id", "warehouse_id", "item_id", "lot_key")
        cross join lateral (
          select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" v
-          where v."company_id" = ? and v."warehouse_id" = k."warehouse_id" and v."item_id" = k."item_id"
+          where v."company_id" = k."company_id" and v."warehouse_id" = k."warehouse_id" and v."item_id" = k."item_id"
             and v."lot_key" = k."lot_key" and v."remaining_quantity" > 0
           order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`;
   const params: unknown[] = [
+    pgArray(keys.map((k) => k.companyId)),
     pgArray(keys.map((k) => k.warehouseId)),
     pgArray(keys.map((k) => k.itemId)),
     pgArray(keys.map((k) => lotKeyOf(k.lotNumberID))),
-    companyId,
   ];
   // With values of the sequence: one row even without layers (the layer columns then null).
   const sql = seqs

@@ -28,6 +28,7 @@ import {
 /** What a stored issue card declares to the other cards of its group (`groupCommit`'s `info`). */
 export interface CardStockInfo {
   kind: 'issue-card-stock';
+  companyId: string;
   warehouseId: string;
   fifo: boolean;
   /** Its distinct (item, lot) keys. */
@@ -55,20 +56,23 @@ type GroupStock = Map<
   { seq: string; fresh: boolean; balances: Map<string, BalanceRow>; layers: Map<string, LayerRow[]> }
 >;
 
-async function readGroupStock(
-  tx: EntityManager,
-  companyId: string,
-  peers: readonly unknown[],
-): Promise<GroupStock> {
+async function readGroupStock(tx: EntityManager, peers: readonly unknown[]): Promise<GroupStock> {
   const cards = [...peers.entries()].filter((e): e is [number, CardStockInfo] => isCardStock(e[1]));
-  // Every key of the group is locked here, per warehouse in one sorted statement: no card of the group
-  // locks anything itself, and two groups never wait for each other in opposite orders.
-  const byWarehouse = new Map<string, StockKey[]>();
-  for (const [, p] of cards)
-    byWarehouse.set(p.warehouseId, [...(byWarehouse.get(p.warehouseId) ?? []), ...p.keys]);
+  // Every key of the group is locked here, per company and warehouse in one sorted statement: no card of
+  // the group locks anything itself, and two groups never wait for each other in opposite orders.
+  const byWarehouse = new Map<string, { companyId: string; warehouseId: string; keys: StockKey[] }>();
+  for (const [, p] of cards) {
+    const w = byWarehouse.get(p.warehouseId) ?? {
+      companyId: p.companyId,
+      warehouseId: p.warehouseId,
+      keys: [],
+    };
+    w.keys.push(...p.keys);
+    byWarehouse.set(p.warehouseId, w);
+  }
   const balances = new Map<string, Map<string, BalanceRow>>();
-  for (const [warehouseId, keys] of [...byWarehouse].sort(([a], [b]) => (a < b ? -1 : 1)))
-    balances.set(warehouseId, await lockBalances(tx, companyId, warehouseId, keys));
+  for (const w of [...byWarehouse.values()].sort((a, b) => (a.warehouseId < b.warehouseId ? -1 : 1)))
+    balances.set(w.warehouseId, await lockBalances(tx, w.companyId, w.warehouseId, w.keys));
   const seen = new Set<string>();
   const fresh = cards.map(([, p]) => {
     const f = p.locks.every((l) => !seen.has(l));
@@ -76,10 +80,12 @@ async function readGroupStock(
     return f;
   });
   const fifoKeys = cards.flatMap(([, p], n) =>
-    p.fifo && fresh[n] ? p.keys.map((k) => ({ warehouseId: p.warehouseId, ...k })) : [],
+    p.fifo && fresh[n]
+      ? p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k }))
+      : [],
   );
   // The cards' ledger values, ascending in the group's order, drawn after all its keys are locked.
-  const { layers, seqs } = await openLayersAndSeqs(tx, companyId, fifoKeys, cards.length);
+  const { layers, seqs } = await openLayersAndSeqs(tx, fifoKeys, cards.length);
   const byKey = <T>(p: CardStockInfo, get: (k: StockKey) => T) =>
     new Map(p.keys.map((k) => [stockKey(k.itemId, k.lotNumberID), get(k)]));
   return new Map(
@@ -119,7 +125,7 @@ export async function readCardStock(
     };
   }
   const g = mode.g;
-  const mine = g && (await g.once('stock:group', () => readGroupStock(tx, companyId, g.peers))).get(g.self);
+  const mine = g && (await g.once('stock:group', () => readGroupStock(tx, g.peers))).get(g.self);
   if (!mine) {
     // Not in a group of cards: lock and read alone.
     const balances = await lockBalances(tx, companyId, warehouseId, keys);
