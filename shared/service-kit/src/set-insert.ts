@@ -42,9 +42,22 @@ function asParam(v: unknown, type: string): unknown {
   return v;
 }
 
-function statementOf(em: EntityManager, part: InsertPart): Statement {
+/** The columns and SQL text of an insert of one entity with given keys, one row or many (see below). */
+interface InsertShape {
+  columns: Column[];
+  sql: string;
+}
+/** Shapes by entity, then by `one|many` and the rows' keys: built once per shape (issue #24 profile). */
+const shapes = new Map<unknown, Map<string, InsertShape>>();
+
+function shapeOf(em: EntityManager, part: InsertPart, keys: string[]): InsertShape {
+  const many = part.rows.length > 1;
+  const id = `${many ? 'many' : 'one'}|${keys.join(',')}`;
+  let byEntity = shapes.get(part.entity);
+  if (!byEntity) shapes.set(part.entity, (byEntity = new Map()));
+  const known = byEntity.get(id);
+  if (known) return known;
   const meta = em.getMetadata().get(part.entity as any);
-  const keys = Object.keys(part.rows[0]);
   const columns: Column[] = keys.map((k) => {
     const p = meta.properties[k];
     if (!p?.fieldNames?.[0] || !p.columnTypes?.[0])
@@ -53,22 +66,29 @@ function statementOf(em: EntityManager, part: InsertPart): Statement {
   });
   const table = `"${meta.schema}"."${meta.tableName}"`;
   const cols = columns.map((c) => `"${c.field}"`).join(', ');
-  if (part.rows.length === 1) {
-    const row = part.rows[0];
-    return {
-      sql: `insert into ${table} (${cols}) values (${columns.map((c) => `?::${c.type}`).join(', ')})`,
-      params: columns.map((c) => asParam(row[c.prop], c.type)),
-    };
-  }
   // An array column (tags) travels as a text[] of array literals, cast back row by row.
   const isArray = (c: Column) => c.type.endsWith('[]');
+  const sql = many
+    ? `insert into ${table} (${cols}) select ${columns.map((c, i) => (isArray(c) ? `u.c${i}::${c.type}` : `u.c${i}`)).join(', ')}
+      from unnest(${columns.map((c) => (isArray(c) ? '?::text[]' : `?::${c.type}[]`)).join(', ')}) as u(${columns.map((_, i) => `c${i}`).join(', ')})`
+    : `insert into ${table} (${cols}) values (${columns.map((c) => `?::${c.type}`).join(', ')})`;
+  const shape = { columns, sql };
+  byEntity.set(id, shape);
+  return shape;
+}
+
+function statementOf(em: EntityManager, part: InsertPart): Statement {
+  const { columns, sql } = shapeOf(em, part, Object.keys(part.rows[0]));
+  if (part.rows.length === 1) {
+    const row = part.rows[0];
+    return { sql, params: columns.map((c) => asParam(row[c.prop], c.type)) };
+  }
   return {
-    sql: `insert into ${table} (${cols}) select ${columns.map((c, i) => (isArray(c) ? `u.c${i}::${c.type}` : `u.c${i}`)).join(', ')}
-      from unnest(${columns.map((c) => (isArray(c) ? '?::text[]' : `?::${c.type}[]`)).join(', ')}) as u(${columns.map((_, i) => `c${i}`).join(', ')})`,
+    sql,
     params: columns.map((c) =>
       pgArray(
         part.rows.map((r) =>
-          isArray(c)
+          c.type.endsWith('[]')
             ? r[c.prop] == null
               ? null
               : pgArray(r[c.prop] as unknown[])
