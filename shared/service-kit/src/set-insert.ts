@@ -54,7 +54,10 @@ function shapeOf(em: EntityManager, part: InsertPart, keys: string[]): InsertSha
   const many = part.rows.length > 1;
   const id = `${many ? 'many' : 'one'}|${keys.join(',')}`;
   let byEntity = shapes.get(part.entity);
-  if (!byEntity) shapes.set(part.entity, (byEntity = new Map()));
+  if (!byEntity) {
+    byEntity = new Map();
+    shapes.set(part.entity, byEntity);
+  }
   const known = byEntity.get(id);
   if (known) return known;
   const meta = em.getMetadata().get(part.entity as any);
