@@ -126,7 +126,8 @@ describe('three-node NATS cluster', () => {
     expect(statuses.filter((s) => s.at < killAt && s.status === 201).length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s.at > killAt + 2000 && s.status === 201).length).toBeGreaterThan(0);
 
-    // The node comes back and catches up.
+    // The node comes back and catches up (on a machine loaded by the whole suite, that can take longer
+    // than the 10 s the other reads wait).
     await cluster.restart(victim);
     const rejoined = await eventually(
       () => streamInfo().catch(() => undefined),
@@ -134,6 +135,7 @@ describe('three-node NATS cluster', () => {
         !!s?.cluster &&
         [s.cluster.leader, ...(s.cluster.replicas ?? []).filter((r) => r.current).map((r) => r.name)]
           .length === 3,
+      30_000,
     );
     expect(rejoined?.cluster?.replicas?.every((r) => r.current)).toBe(true);
 

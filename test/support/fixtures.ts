@@ -121,12 +121,16 @@ export async function stockOf(
 }
 
 /**
- * Reads `read` every 100 ms, up to 10 s, until `done` holds (what an event consumer does asynchronously);
- * returns the last value read, so the caller's assertion shows it when it never came.
+ * Reads `read` every 100 ms, up to `withinMs` (10 s), until `done` holds (what an event consumer does
+ * asynchronously); returns the last value read, so the caller's assertion shows it when it never came.
  */
-export async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (v: T) => boolean,
+  withinMs = 10_000,
+): Promise<T> {
   let v = await read();
-  for (let i = 0; i < 100 && !done(v); i++) {
+  for (let i = 0; i < withinMs / 100 && !done(v); i++) {
     await new Promise((r) => setTimeout(r, 100));
     v = await read();
   }
