@@ -16,6 +16,7 @@ import { initTracing, type MetricsServer, shutdownTracing, startMetricsServer } 
 import { type Service, Svcm } from '@nats-io/services';
 import type { ConnectionOptions } from '@nats-io/transport-node';
 import type { ServiceEnv } from './config.js';
+import { setParallelGroups } from './group-commit.js';
 import { observeOrm } from './observability.js';
 import { emWrap, initOrm, type MikroORM, type OrmOptions } from './orm.js';
 
@@ -32,6 +33,7 @@ export type ServiceConfig = Pick<ServiceEnv, 'DATABASE_URL' | 'NATS_URL'> &
       | 'METRICS_PORT'
       | 'METRICS_HOST'
       | 'NATS_REPLICAS'
+      | 'GROUP_COMMIT_PARALLEL'
     >
   >;
 
@@ -103,6 +105,7 @@ export interface RunningService {
 export async function startService(o: StartOptions): Promise<RunningService> {
   initTracing(o.name);
   setJetStreamReplicas(o.config.NATS_REPLICAS ?? 1);
+  setParallelGroups(o.config.GROUP_COMMIT_PARALLEL ?? 1);
   const log = createLogger(o.name, o.config.LOG_LEVEL ?? 'info');
   const orm = await initOrm({
     ...o.orm,

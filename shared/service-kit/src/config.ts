@@ -29,6 +29,12 @@ export const ServiceEnv = z.object({
    */
   NATS_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /**
+   * Groups of one kind of document this process stores at once (issue #24, service-kit
+   * `group-commit.ts`): 1 makes the largest groups, the least CPU per document; more where the
+   * database's round trips, not CPU, are the bound.
+   */
+  GROUP_COMMIT_PARALLEL: z.coerce.number().int().min(1).max(8).default(1),
+  /**
    * Port of this process's Prometheus endpoint `GET /metrics` (issue #25); 0 takes a free port. Unset: no
    * endpoint. `pnpm start` gives every process one and lists them in `.local/metrics-targets.json`.
    */

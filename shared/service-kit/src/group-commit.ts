@@ -24,7 +24,7 @@
  *    every document of the group gets that error.
  *
  * The counter rows are locked only from step 2 to the commit (in a sorted order), so up to
- * {@link PARALLEL_GROUPS} groups of one key may do their step 1 at the same time on their own connections. A document with a number given by
+ * {@link parallelGroups} groups of one key may do their step 1 at the same time on their own connections. A document with a number given by
  * the client is inserted in step 1, under its savepoint (the document checks the number is free).
  *
  * The unit of work is cleared after every document, so no managed entity of one document's work (or of
@@ -51,17 +51,19 @@ export {
 /** Most documents in one transaction: PostgreSQL caches 64 subtransactions per backend before overflowing. */
 export const MAX_GROUP = 32;
 /**
- * Groups of one key storing at once (`GROUP_COMMIT_PARALLEL`, 1–8; default 1). One group at a time makes
- * the groups as large as the waiting documents allow, which costs the least CPU per document; measured
- * on 2 cores under load (docs/benchmarks.md, issue #24), 3 groups in flight cost 10–20 % more CPU per
- * document for no more documents per second. Where the database is far (its round trips, not CPU, the
- * bound), more groups in flight let one group's work overlap another's waiting.
+ * Groups of one key storing at once (`GROUP_COMMIT_PARALLEL` of the service's config, 1–8; default 1).
+ * One group at a time makes the groups as large as the waiting documents allow, which costs the least CPU
+ * per document; measured on 2 cores under load (docs/benchmarks.md, issue #24), 3 groups in flight cost
+ * 10–20 % more CPU per document for no more documents per second. Where the database is far (its round
+ * trips, not CPU, the bound), more groups in flight let one group's work overlap another's waiting.
  */
-export const PARALLEL_GROUPS = parallelGroups(process.env.GROUP_COMMIT_PARALLEL);
+let parallelGroups = 1;
 
-function parallelGroups(v: string | undefined): number {
-  const n = Number(v ?? 1);
-  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 1;
+/** Sets {@link parallelGroups} (service start-up, from `GROUP_COMMIT_PARALLEL`). */
+export function setParallelGroups(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > 8)
+    throw new Error(`GROUP_COMMIT_PARALLEL must be 1 to 8, not ${n}`);
+  parallelGroups = n;
 }
 
 const queues = new Map<string, Job[]>();
@@ -104,7 +106,7 @@ export function groupCommit<T>(
 }
 
 /**
- * Starts groups of `key` while documents wait and fewer than {@link PARALLEL_GROUPS} run. A document whose
+ * Starts groups of `key` while documents wait and fewer than {@link parallelGroups} run. A document whose
  * declared locks (`opts.locks`: its stock keys) are held by a running group of this process waits for that
  * group instead of joining a new one: groups, which lock document after document and so not in one sorted
  * order, never wait for or deadlock with each other. Waiting documents keep their order, so a later one
@@ -114,7 +116,7 @@ function startGroups(key: string): void {
   for (;;) {
     const queue = queues.get(key);
     const busy = running.get(key) ?? 0;
-    if (!queue?.length || busy >= PARALLEL_GROUPS) return;
+    if (!queue?.length || busy >= parallelGroups) return;
     const group: Job[] = [];
     const blocked = new Set<string>();
     const rest: Job[] = [];
