@@ -60,47 +60,66 @@ export async function lockBalances(
   warehouseId: string,
   keys: StockKey[],
 ): Promise<Map<string, BalanceRow>> {
-  // One sorted order for inserting and locking, so two documents with rows in opposite order never deadlock.
-  const uniq = [...new Map(keys.map((k) => [stockKey(k.itemId, k.lotNumberID), k])).values()].sort((a, b) =>
-    a.itemId < b.itemId
-      ? -1
-      : a.itemId > b.itemId
-        ? 1
-        : lotKeyOf(a.lotNumberID) < lotKeyOf(b.lotNumberID)
-          ? -1
-          : 1,
+  const locked = await lockBalancesOf(
+    em,
+    keys.map((k) => ({ companyId, warehouseId, ...k })),
   );
-  // One statement text for any number of keys: the keys as two arrays, each looked up (and locked, in
-  // the arrays' sorted order) through the unique index by a lateral subquery.
-  const lock = (ks: StockKey[]) =>
-    execBound<BalanceRow>(
+  return new Map([...locked.values()].map((b) => [stockKey(b.itemId, lotOf(b.lotKey)), b]));
+}
+
+/** A stock key of any company and warehouse. */
+export type WarehouseStockKey = StockKey & { companyId: string; warehouseId: string };
+
+/**
+ * {@link lockBalances} for keys of any companies and warehouses (a group commit's cards), by
+ * {@link layerKey}: one statement, the rows locked in the order of warehouse, item and lot.
+ */
+export async function lockBalancesOf(
+  em: EntityManager,
+  keys: WarehouseStockKey[],
+): Promise<Map<string, BalanceRow>> {
+  // One sorted order for inserting and locking, so two documents with rows in opposite order never deadlock.
+  const order = (k: WarehouseStockKey) => `${k.warehouseId}:${k.itemId}:${lotKeyOf(k.lotNumberID)}`;
+  const uniq = [...new Map(keys.map((k) => [layerKey(k.warehouseId, k), k])).values()].sort((a, b) =>
+    order(a) < order(b) ? -1 : 1,
+  );
+  // One statement text for any number of keys: the keys as arrays, each looked up (and locked, in the
+  // arrays' sorted order) through the unique index by a lateral subquery.
+  const lock = (ks: WarehouseStockKey[]) =>
+    execBound<BalanceRow & { warehouseId: string }>(
       em,
-      `select b.* from unnest(?::uuid[], ?::uuid[]) with ordinality as k("item", "lot", "n")
+      `select k."warehouse" as "warehouseId", b.*
+         from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[]) with ordinality as k("company", "warehouse", "item", "lot", "n")
          cross join lateral (
            select ${BALANCE_COLUMNS} from "warehouse"."stock_balance" s
-            where s."company_id" = ? and s."warehouse_id" = ? and s."item_id" = k."item" and s."lot_key" = k."lot"
+            where s."company_id" = k."company" and s."warehouse_id" = k."warehouse" and s."item_id" = k."item"
+              and s."lot_key" = k."lot"
             for update) b
         order by k."n"`,
       [
+        pgArray(ks.map((k) => k.companyId)),
+        pgArray(ks.map((k) => k.warehouseId)),
         pgArray(ks.map((k) => k.itemId)),
         pgArray(ks.map((k) => lotKeyOf(k.lotNumberID))),
-        companyId,
-        warehouseId,
       ],
     );
+  const out = new Map<string, BalanceRow>();
+  const take = (rows: (BalanceRow & { warehouseId: string })[]) => {
+    for (const { warehouseId, ...b } of rows)
+      out.set(layerKey(warehouseId, { itemId: b.itemId, lotNumberID: lotOf(b.lotKey) }), b);
+  };
   // Usually every balance exists: one statement locks and reads them all.
-  const rows = await lock(uniq);
-  const out = new Map(rows.map((r) => [stockKey(r.itemId, lotOf(r.lotKey)), r]));
-  const missing = uniq.filter((k) => !out.has(stockKey(k.itemId, k.lotNumberID)));
+  take(await lock(uniq));
+  const missing = uniq.filter((k) => !out.has(layerKey(k.warehouseId, k)));
   if (missing.length) {
     // A first movement of a key: its balance row is created (or found created by a concurrent document).
     const values = missing.map(() => '(gen_random_uuid(), ?, ?, ?, ?, 0, 0, null)').join(', ');
     await em.execute(
       `insert into "warehouse"."stock_balance" ("id", "company_id", "warehouse_id", "item_id", "lot_key", "quantity", "value", "last_date")
        values ${values} on conflict ("company_id", "warehouse_id", "item_id", "lot_key") do nothing`,
-      missing.flatMap((k) => [companyId, warehouseId, k.itemId, lotKeyOf(k.lotNumberID)]),
+      missing.flatMap((k) => [k.companyId, k.warehouseId, k.itemId, lotKeyOf(k.lotNumberID)]),
     );
-    for (const r of await lock(missing)) out.set(stockKey(r.itemId, lotOf(r.lotKey)), r);
+    take(await lock(missing));
   }
   return out;
 }

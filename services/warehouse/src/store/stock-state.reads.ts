@@ -17,6 +17,7 @@ import {
   type LayerRow,
   layerKey,
   lockBalances,
+  lockBalancesOf,
   openLayersAndSeqs,
   prefetchOpenLayers,
   prefetchOpenLayersAndSeq,
@@ -58,21 +59,14 @@ type GroupStock = Map<
 
 async function readGroupStock(tx: EntityManager, peers: readonly unknown[]): Promise<GroupStock> {
   const cards = [...peers.entries()].filter((e): e is [number, CardStockInfo] => isCardStock(e[1]));
-  // Every key of the group is locked here, per company and warehouse in one sorted statement: no card of
-  // the group locks anything itself, and two groups never wait for each other in opposite orders.
-  const byWarehouse = new Map<string, { companyId: string; warehouseId: string; keys: StockKey[] }>();
-  for (const [, p] of cards) {
-    const w = byWarehouse.get(p.warehouseId) ?? {
-      companyId: p.companyId,
-      warehouseId: p.warehouseId,
-      keys: [],
-    };
-    w.keys.push(...p.keys);
-    byWarehouse.set(p.warehouseId, w);
-  }
-  const balances = new Map<string, Map<string, BalanceRow>>();
-  for (const w of [...byWarehouse.values()].sort((a, b) => (a.warehouseId < b.warehouseId ? -1 : 1)))
-    balances.set(w.warehouseId, await lockBalances(tx, w.companyId, w.warehouseId, w.keys));
+  // Every key of the group is locked here, in one sorted statement: no card of the group locks anything
+  // itself, and two groups never wait for each other in opposite orders.
+  const balances = await lockBalancesOf(
+    tx,
+    cards.flatMap(([, p]) =>
+      p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k })),
+    ),
+  );
   const seen = new Set<string>();
   const fresh = cards.map(([, p]) => {
     const f = p.locks.every((l) => !seen.has(l));
@@ -94,7 +88,7 @@ async function readGroupStock(tx: EntityManager, peers: readonly unknown[]): Pro
       {
         seq: seqs[n],
         fresh: fresh[n],
-        balances: byKey(p, (k) => balances.get(p.warehouseId)!.get(stockKey(k.itemId, k.lotNumberID))!),
+        balances: byKey(p, (k) => balances.get(layerKey(p.warehouseId, k))!),
         layers: byKey(p, (k) => layers.get(layerKey(p.warehouseId, k)) ?? []),
       },
     ]),
