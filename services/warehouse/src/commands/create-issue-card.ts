@@ -31,11 +31,11 @@ import {
 import { stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
 import { operationCanceled } from '../domain/shortfall.js';
 import { issueEntries } from '../domain/warehouse-accounting.js';
-import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
+import { lockPeriodStates, periodClosedMeanwhile } from '../persistence/period-state.repository.js';
 import { layerKey } from '../persistence/stock-ledger.repository.js';
 import { checkPartner, findPeriod, findReportId } from '../ports/references.port.js';
 import { issueCardWriteSet } from '../store/issue-card.writer.js';
-import { type CardStockInfo, readCardStock } from '../store/stock-state.reads.js';
+import { type CardStockInfo, isCardStock, readCardStock } from '../store/stock-state.reads.js';
 import { findSourceType } from './copy-source.js';
 
 export type WarehouseDeps = DocumentDeps;
@@ -144,6 +144,7 @@ export async function valueAndStore(
   const stockInfo: CardStockInfo = {
     kind: 'issue-card-stock',
     companyId: ctx.companyId!,
+    periodId: r.periodId,
     warehouseId: warehouse.id,
     fifo: method === 'FIFO',
     keys,
@@ -153,7 +154,12 @@ export async function valueAndStore(
   const prepare = async (tx: EntityManager, g?: GroupTx): Promise<Prepared<IssueCard>> => {
     // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
     // Taken once per group commit: the lock holds until the shared transaction ends.
-    if (g) await g.once(`period:${period.id}`, () => lockOpenPeriodState(tx, ctx.companyId!, period.id));
+    // The group locks the periods of all its cards at once (persistence/period-state.repository.ts).
+    if (g) {
+      const periods = g.peers.filter(isCardStock);
+      const closed = await g.once('periods', () => lockPeriodStates(tx, periods));
+      if (closed.has(period.id)) throw periodClosedMeanwhile();
+    }
     // Its balances (locked when storing), first open layers and place in the ledger; read by the
     // group's first card for every card of the group that shares no key (store/stock-state.reads.ts).
     const { balances, prefetched, seq } = await readCardStock(

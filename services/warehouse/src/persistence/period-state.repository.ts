@@ -8,7 +8,7 @@
  * behind it and then sees the period closed).
  */
 import { ErrorCode, unprocessable } from '@bm/errors';
-import type { EntityManager } from '@bm/service-kit';
+import { type EntityManager, execBound, pgArray } from '@bm/service-kit';
 
 /**
  * Inside a card's transaction: share-locks the period and checks that the warehouse's copy does not say
@@ -27,10 +27,41 @@ export async function lockOpenPeriodState(
     `select "closed" from "warehouse"."period_state" where "id" = ? and "company_id" = ?`,
     [periodId, companyId],
   );
-  if (row?.closed)
-    throw unprocessable(ErrorCode.PeriodClosed, 'the period was closed while the card was being stored', {
-      errors: [{ path, message: 'the period is closed' }],
-    });
+  if (row?.closed) throw periodClosedMeanwhile(path);
+}
+
+/** 422 PeriodClosed: the card's period was closed while the card was being stored. */
+export const periodClosedMeanwhile = (path = 'dateAccounting') =>
+  unprocessable(ErrorCode.PeriodClosed, 'the period was closed while the card was being stored', {
+    errors: [{ path, message: 'the period is closed' }],
+  });
+
+/**
+ * {@link lockOpenPeriodState} for the periods of a whole group commit (issue #24): share-locks them all
+ * with one statement (in the order of their ids) and reads which of them the warehouse's copy knows as
+ * closed with one more, after the locks. Returns the closed ids; each card refuses itself when its own
+ * period is among them ({@link periodClosedMeanwhile}).
+ */
+export async function lockPeriodStates(
+  tx: EntityManager,
+  periods: { companyId: string; periodId: string }[],
+): Promise<Set<string>> {
+  const ids = [...new Map(periods.map((p) => [p.periodId, p])).values()].sort((a, b) =>
+    a.periodId < b.periodId ? -1 : 1,
+  );
+  if (!ids.length) return new Set();
+  await execBound(
+    tx,
+    `select pg_advisory_xact_lock_shared(hashtextextended(p, 0)) from unnest(?::text[]) as p`,
+    [pgArray(ids.map((p) => p.periodId))],
+  );
+  const rows = await execBound<{ id: string }>(
+    tx,
+    `select "id" from "warehouse"."period_state"
+      where "closed" and ("company_id", "id") in (select * from unnest(?::uuid[], ?::uuid[]))`,
+    [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

@@ -30,6 +30,8 @@ import {
 export interface CardStockInfo {
   kind: 'issue-card-stock';
   companyId: string;
+  /** The card's accounting period (the group share-locks every card's at once). */
+  periodId: string;
   warehouseId: string;
   fifo: boolean;
   /** Its distinct (item, lot) keys. */
@@ -46,7 +48,8 @@ export interface CardStock {
   seq: string;
 }
 
-const isCardStock = (p: unknown): p is CardStockInfo => (p as CardStockInfo)?.kind === 'issue-card-stock';
+export const isCardStock = (p: unknown): p is CardStockInfo =>
+  (p as CardStockInfo)?.kind === 'issue-card-stock';
 
 /**
  * The group's read, per card (by its place in the group): its ledger value, and for a card none of whose
