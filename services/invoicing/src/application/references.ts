@@ -5,7 +5,14 @@
  */
 import type { Period } from '@bm/contracts';
 import { ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
-import { cachedMasterData, type EntityManager, ordnerResolver } from '@bm/service-kit';
+import {
+  cachedMasterData,
+  type EntityManager,
+  execBound,
+  type GroupTx,
+  ordnerResolver,
+  pgArray,
+} from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import {
   BankAccountEntity,
@@ -115,10 +122,42 @@ export async function lockOpenPeriod(
     { id: periodId },
     { lockMode: LockMode.PESSIMISTIC_READ, refresh: true },
   );
-  if (!p || p.closed)
-    throw unprocessable(ErrorCode.PeriodClosed, `period ${p?.code ?? periodId} is closed`, {
-      errors: [{ path, message: `period ${p?.code ?? periodId} is closed` }],
-    });
+  if (!p || p.closed) throw periodClosed(p?.code ?? periodId, path);
+}
+
+/** 422 PeriodClosed for period `code`, naming `path`. */
+export const periodClosed = (code: string, path = 'dateAccounting') =>
+  unprocessable(ErrorCode.PeriodClosed, `period ${code} is closed`, {
+    errors: [{ path, message: `period ${code} is closed` }],
+  });
+
+/** What a new invoice declares to its group commit (`info`): its company and period. */
+export interface InvoicePeriodInfo {
+  kind: 'invoice-period';
+  companyId: string;
+  periodId: string;
+}
+export const isInvoicePeriod = (p: unknown): p is InvoicePeriodInfo =>
+  (p as InvoicePeriodInfo)?.kind === 'invoice-period';
+
+/**
+ * {@link lockOpenPeriod} for the periods of a whole group commit (issue #24): one statement share-locks
+ * them (in the order of their ids) and returns each one's code and state; a period missing from the
+ * answer does not exist (for its company).
+ */
+export async function lockPeriods(
+  tx: EntityManager,
+  periods: { companyId: string; periodId: string }[],
+): Promise<Map<string, { code: string; closed: boolean }>> {
+  const ids = [...new Map(periods.map((p) => [p.periodId, p])).values()];
+  const rows = await execBound<{ id: string; code: string; closed: boolean }>(
+    tx,
+    `select "id", "code", "closed" from "invoicing"."period"
+      where ("company_id", "id") in (select * from unnest(?::uuid[], ?::uuid[]))
+      order by "id" for share`,
+    [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
+  );
+  return new Map(rows.map((r) => [r.id, { code: r.code, closed: r.closed }]));
 }
 
 /** Checks the code-list ids of a document (payment type, delivery type, cost center/unit, person, project). */
@@ -171,4 +210,21 @@ export function invoiceListFilter(
   if (q.dateTo) add('"date_created" <= ?', q.dateTo);
   if (q.partnerId) add('"partner_id" = ?', q.partnerId);
   return { where, params };
+}
+
+/**
+ * Share-locks an invoice's period for its transaction: in a group commit `g`, the periods of all the
+ * group's invoices at once ({@link lockPeriods}, once per group), else this one ({@link lockOpenPeriod}).
+ * @throws 422 PeriodClosed naming `path` when the period is closed (or not the company's)
+ */
+export async function lockInvoicePeriod(
+  tx: EntityManager,
+  g: GroupTx | undefined,
+  periodId: string,
+  path: string,
+): Promise<void> {
+  if (!g) return lockOpenPeriod(tx, periodId, path);
+  const periods = g.peers.filter(isInvoicePeriod);
+  const locked = (await g.once('periods', () => lockPeriods(tx, periods))).get(periodId);
+  if (!locked || locked.closed) throw periodClosed(locked?.code ?? periodId, path);
 }

@@ -26,7 +26,7 @@ import {
   recordNumbering,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
-import { lockOpenPeriod } from '../application/references.js';
+import { type InvoicePeriodInfo, lockInvoicePeriod } from '../application/references.js';
 import { salesEntries } from '../domain/invoice-accounting.js';
 import {
   addDays,
@@ -127,9 +127,8 @@ export async function saveInvoice(
       await assertEditable({ ...ctx, em: tx }, locked, 'an update');
       await assertNotIssued(tx, id);
     }
-    const lockPeriod = () => lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting');
-    // Taken once per group commit: the share lock holds until the shared transaction ends.
-    await (g ? g.once(`period:${period.id}`, lockPeriod) : lockPeriod());
+    // Share-locked until the transaction ends (in a group, every invoice's period with one statement).
+    await lockInvoicePeriod(tx, g, period.id, input.periodId ? 'periodId' : 'dateAccounting');
     if (existing) {
       await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: id });
       await tx.nativeDelete(AccountingEntryEntity, { documentId: id });
@@ -283,7 +282,10 @@ export async function saveInvoice(
         if (!('value' in r)) throw new Error('an update keeps or is given its number');
         return r.value;
       })
-    : await groupCommit('invoicing:sales-invoice', em, (g) => store(g.tx, g), { lazySavepoint: true });
+    : await groupCommit('invoicing:sales-invoice', em, (g) => store(g.tx, g), {
+        lazySavepoint: true,
+        info: { kind: 'invoice-period', companyId, periodId: period.id } satisfies InvoicePeriodInfo,
+      });
   deps.kickOutbox();
   // The reply from what was stored: a saved invoice has no payments (an update needs state `issued`).
   return salesInvoiceReply(saved.inv, saved.rows, [], saved.entries, todayIn(ctx.timeZone));
