@@ -7,15 +7,13 @@ import { type Dec, dec } from '@bm/money';
 import type { EntityManager } from '@bm/service-kit';
 import type { Layer } from '../domain/fifo.js';
 import type { KeyLedgerState } from '../domain/ledger-replay.js';
+import { FIRST_BATCH, openLayers, toLayer } from './open-layers.repository.js';
 import {
   type BalanceRow,
-  FIRST_BATCH,
   isCurrent,
   type LayerRow,
   lotKeyOf,
-  openLayers,
   type StockKey,
-  toLayer,
 } from './stock-ledger.repository.js';
 
 /** A document of a key's ledger dated after a back-dated one: what a repost replays. */

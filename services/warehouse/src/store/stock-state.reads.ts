@@ -12,17 +12,19 @@
 import type { EntityManager, GroupTx } from '@bm/service-kit';
 import { stockKey } from '../domain/ledger-replay.js';
 import {
+  openLayersAndSeqs,
+  prefetchOpenLayers,
+  prefetchOpenLayersAndSeq,
+  readLockedStock,
+} from '../persistence/open-layers.repository.js';
+import {
   type BalanceRow,
   isCurrent,
   type LayerRow,
   layerKey,
   lockBalances,
   lockBalancesOf,
-  openLayersAndSeqs,
-  prefetchOpenLayers,
-  prefetchOpenLayersAndSeq,
   readBalances,
-  readLockedStock,
   type StockKey,
 } from '../persistence/stock-ledger.repository.js';
 

@@ -1,0 +1,181 @@
+/**
+ * Open FIFO layers of the stock ledger in PostgreSQL (DESIGN §5): the first layers of keys read in one
+ * statement (with values of the ledger sequence for a group commit, issue #24), the rest read per key
+ * when a document needs them. SQL only; the rules are in `domain/`.
+ */
+import { type Dec, dec } from '@bm/money';
+import { type EntityManager, execBound, pgArray } from '@bm/service-kit';
+import type { Layer } from '../domain/fifo.js';
+import { stockKey } from '../domain/ledger-replay.js';
+import {
+  BALANCE_COLUMNS,
+  type BalanceRow,
+  LAYER_COLUMNS,
+  type LayerRow,
+  layerKey,
+  lotKeyOf,
+  lotOf,
+  type StockKey,
+} from './stock-ledger.repository.js';
+
+/**
+ * Balances and first {@link FIRST_BATCH} open layers (`layers`: false reads none) of keys whose balance
+ * rows this transaction has locked already, in one statement (its snapshot sees this transaction's
+ * earlier writes of them). Decimals stay exact text inside the JSON.
+ */
+export async function readLockedStock(
+  em: EntityManager,
+  companyId: string,
+  warehouseId: string,
+  keys: StockKey[],
+  layers: boolean,
+): Promise<{ balances: Map<string, BalanceRow | undefined>; layers: Map<string, LayerRow[]> }> {
+  const [row] = await execBound<{ balances: BalanceRow[]; layers: LayerRow[] | null }>(
+    em,
+    `with k as (select * from unnest(?::uuid[], ?::uuid[]) as k("item", "lot"))
+     select (select coalesce(json_agg(b), '[]') from (
+               select ${BALANCE_COLUMNS} from "warehouse"."stock_balance" s join k on s."item_id" = k."item" and s."lot_key" = k."lot"
+                where s."company_id" = ? and s."warehouse_id" = ?) b) as "balances",
+            (select json_agg(l) from k cross join lateral (
+               select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" v
+                where ? and v."company_id" = ? and v."warehouse_id" = ? and v."item_id" = k."item" and v."lot_key" = k."lot"
+                  and v."remaining_quantity" > 0
+                order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l) as "layers"`,
+    [
+      pgArray(keys.map((k) => k.itemId)),
+      pgArray(keys.map((k) => lotKeyOf(k.lotNumberID))),
+      companyId,
+      warehouseId,
+      layers,
+      companyId,
+      warehouseId,
+    ],
+  );
+  const out = new Map<string, LayerRow[]>(keys.map((k) => [stockKey(k.itemId, k.lotNumberID), []]));
+  for (const l of row.layers ?? []) out.get(stockKey(l.itemId, lotOf(l.lotKey)))?.push(l);
+  return {
+    balances: new Map(row.balances.map((b) => [stockKey(b.itemId, lotOf(b.lotKey)), b])),
+    layers: out,
+  };
+}
+
+/** A layer row as the domain's {@link Layer} (exact decimals). */
+export const toLayer = (l: LayerRow): Layer => ({
+  id: l.id,
+  unitCost: dec(l.unitCost),
+  remainingQuantity: dec(l.remainingQuantity),
+  remainingValue: dec(l.remainingValue),
+});
+
+/**
+ * Open FIFO layers, oldest first, loaded only until they cover `needed` (work proportional to the
+ * layers consumed, not to history: the partial index holds only layers with stock left).
+ */
+export async function openLayers(
+  em: EntityManager,
+  companyId: string,
+  warehouseId: string,
+  key: StockKey,
+  needed: Dec,
+): Promise<LayerRow[]> {
+  const out: LayerRow[] = [];
+  let covered = dec(0);
+  for (let batch = 8; ; batch *= 4) {
+    const rows = await em.execute<LayerRow[]>(
+      `select ${LAYER_COLUMNS} from "warehouse"."valuation_layer"
+        where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "remaining_quantity" > 0
+        order by "date_operation", "seq", "line_no" limit ${batch} offset ${out.length}`,
+      [companyId, warehouseId, key.itemId, lotKeyOf(key.lotNumberID)],
+    );
+    for (const r of rows) {
+      out.push(r);
+      covered = covered.plus(dec(r.remainingQuantity));
+    }
+    if (rows.length < batch || covered.gte(needed)) return out;
+  }
+}
+
+/** Open layers read per key in the first, batched query (more are read per key only when needed). */
+export const FIRST_BATCH = 8;
+
+/**
+ * The first {@link FIRST_BATCH} open layers of several keys in one query (a lateral join per key on the
+ * partial index), as plain rows. A document with five rows costs one round trip, not five.
+ */
+export async function prefetchOpenLayers(
+  em: EntityManager,
+  companyId: string,
+  warehouseId: string,
+  keys: StockKey[],
+): Promise<Map<string, LayerRow[]>> {
+  if (!keys.length) return new Map();
+  const r = await openLayersAndSeqs(
+    em,
+    keys.map((k) => ({ companyId, warehouseId, ...k })),
+    0,
+  );
+  return new Map(
+    keys.map((k) => [stockKey(k.itemId, k.lotNumberID), r.layers.get(layerKey(warehouseId, k))!]),
+  );
+}
+
+/**
+ * {@link prefetchOpenLayers} and the document's place in the ledger (a value of the ledger sequence,
+ * {@link nextSeqs}) in one round trip. Run after the keys' balances are locked: a later document of a
+ * key then always draws a higher value (DESIGN §5 "Ledger order").
+ */
+export async function prefetchOpenLayersAndSeq(
+  em: EntityManager,
+  companyId: string,
+  warehouseId: string,
+  keys: StockKey[],
+): Promise<{ layers: Map<string, LayerRow[]>; seq: string }> {
+  const r = await openLayersAndSeqs(
+    em,
+    keys.map((k) => ({ companyId, warehouseId, ...k })),
+    1,
+  );
+  const layers = new Map(
+    keys.map((k) => [stockKey(k.itemId, k.lotNumberID), r.layers.get(layerKey(warehouseId, k))!]),
+  );
+  return { layers, seq: r.seqs[0] };
+}
+
+/**
+ * The first {@link FIRST_BATCH} open layers of keys of any warehouses (by {@link layerKey}; every key
+ * present, with no layers as `[]`) and `seqs` ascending values of the ledger sequence, in one statement.
+ * Run after the keys' balances are locked (the values then order the documents as their commits do).
+ */
+export async function openLayersAndSeqs(
+  em: EntityManager,
+  keys: (StockKey & { companyId: string; warehouseId: string })[],
+  seqs: number,
+): Promise<{ layers: Map<string, LayerRow[]>; seqs: string[] }> {
+  const out = new Map<string, LayerRow[]>(keys.map((k) => [layerKey(k.warehouseId, k), []]));
+  // One statement text for any number of keys (the keys as three arrays), so it is prepared once.
+  const layers = `select l.*, k."warehouse_id" as "warehouseId"
+       from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[]) as k("company_id", "warehouse_id", "item_id", "lot_key")
+       cross join lateral (
+         select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" v
+          where v."company_id" = k."company_id" and v."warehouse_id" = k."warehouse_id" and v."item_id" = k."item_id"
+            and v."lot_key" = k."lot_key" and v."remaining_quantity" > 0
+          order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l`;
+  const params: unknown[] = [
+    pgArray(keys.map((k) => k.companyId)),
+    pgArray(keys.map((k) => k.warehouseId)),
+    pgArray(keys.map((k) => k.itemId)),
+    pgArray(keys.map((k) => lotKeyOf(k.lotNumberID))),
+  ];
+  // With values of the sequence: one row even without layers (the layer columns then null).
+  const sql = seqs
+    ? `with s as (select array_agg(nextval('"warehouse"."ledger_seq"')::text order by g) as "seqs"
+                    from generate_series(1, ?::int) g)
+       select s."seqs", l.* from s left join (${layers}) l on true`
+    : layers;
+  if (seqs) params.unshift(seqs);
+  const rows = await execBound<LayerRow & { warehouseId: string; seqs?: string[] }>(em, sql, params);
+  for (const { seqs: _, warehouseId, ...layer } of rows)
+    if (layer.id)
+      out.get(layerKey(warehouseId, { itemId: layer.itemId, lotNumberID: lotOf(layer.lotKey) }))?.push(layer);
+  return { layers: out, seqs: rows[0]?.seqs ?? [] };
+}
