@@ -32,57 +32,44 @@ export async function insertRows(
   if (st) await tx.execute(st.sql, st.params);
 }
 
-const MOVEMENT = {
-  columns: [
-    'company_id',
-    'warehouse_id',
-    'item_id',
-    'lot_key',
-    'date_operation',
-    'seq',
-    'quantity',
-    'value',
-    'document_type',
-    'document_id',
-  ],
-  types: ['uuid', 'uuid', 'uuid', 'uuid', 'date', 'int8', 'numeric', 'numeric', 'text', 'uuid'],
-};
-const LAYER = {
-  columns: [
-    'id',
-    'company_id',
-    'warehouse_id',
-    'item_id',
-    'lot_key',
-    'date_operation',
-    'seq',
-    'line_no',
-    'quantity',
-    'unit_cost',
-    'amount',
-    'remaining_quantity',
-    'remaining_value',
-  ],
-  types: [
-    'uuid',
-    'uuid',
-    'uuid',
-    'uuid',
-    'uuid',
-    'date',
-    'int8',
-    'int4',
-    'numeric',
-    'numeric',
-    'numeric',
-    'numeric',
-    'numeric',
-  ],
-};
-const CONSUMPTION = {
-  columns: ['company_id', 'layer_id', 'document_id', 'date_operation', 'quantity', 'value'],
-  types: ['uuid', 'uuid', 'uuid', 'date', 'numeric', 'numeric'],
-};
+/** Columns of a table written by {@link insertStatement}, as `[column, type]` pairs. */
+const columnsOf = (pairs: [string, string][]) => ({
+  columns: pairs.map((p) => p[0]),
+  types: pairs.map((p) => p[1]),
+});
+const KEY: [string, string][] = [
+  ['company_id', 'uuid'],
+  ['warehouse_id', 'uuid'],
+  ['item_id', 'uuid'],
+  ['lot_key', 'uuid'],
+  ['date_operation', 'date'],
+  ['seq', 'int8'],
+];
+const MOVEMENT = columnsOf([
+  ...KEY,
+  ['quantity', 'numeric'],
+  ['value', 'numeric'],
+  ['document_type', 'text'],
+  ['document_id', 'uuid'],
+]);
+const LAYER = columnsOf([
+  ['id', 'uuid'],
+  ...KEY,
+  ['line_no', 'int4'],
+  ['quantity', 'numeric'],
+  ['unit_cost', 'numeric'],
+  ['amount', 'numeric'],
+  ['remaining_quantity', 'numeric'],
+  ['remaining_value', 'numeric'],
+]);
+const CONSUMPTION = columnsOf([
+  ['company_id', 'uuid'],
+  ['layer_id', 'uuid'],
+  ['document_id', 'uuid'],
+  ['date_operation', 'date'],
+  ['quantity', 'numeric'],
+  ['value', 'numeric'],
+]);
 
 /**
  * A posting's ledger writes as row sets (DESIGN §5; rows from `domain/ledger-writes.ts`): the keys'
