@@ -12,7 +12,6 @@ import type { PurchaseInvoice } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { type Ctx, invalidateMasterData } from '@bm/service-kit';
-import { createPurchaseInvoice } from '../application/purchase-invoice.service.js';
 import { companyProfile } from '../application/references.js';
 import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
 import { composeAddress } from '../domain/address.js';
@@ -28,6 +27,7 @@ import {
 import { readUbl, UblReadError } from '../domain/e-invoice/ubl-read.js';
 import { sha256Hex } from '../store/e-invoice.store.js';
 import { createPartnerOnce, findPartnerId } from '../store/partner.store.js';
+import { createPurchaseInvoice } from './create-purchase-invoice.js';
 import { notValid } from './sales-e-invoice.js';
 
 /** Field names of a received document's findings: its BT ids (the sender fixes them, not this user). */

@@ -13,9 +13,9 @@ import {
 } from '@bm/contracts';
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
-import * as purchase from '../application/purchase-invoice.service.js';
 import { addPayment as addPaymentCommand } from '../commands/add-payment.js';
 import { cancelSalesInvoice as cancelSalesInvoiceCommand } from '../commands/cancel-sales-invoice.js';
+import * as purchase from '../commands/create-purchase-invoice.js';
 import { createSalesInvoice as createSalesInvoiceCommand } from '../commands/create-sales-invoice.js';
 import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
 import { updateSalesInvoice as updateSalesInvoiceCommand } from '../commands/update-sales-invoice.js';

@@ -23,7 +23,13 @@ import {
   outboxRow,
   type Prepared,
 } from '@bm/service-kit';
-import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
+import {
+  companyProfile,
+  lockOpenPeriod,
+  resolveOrdner,
+  resolvePartner,
+  resolvePeriodLocal,
+} from '../application/references.js';
 import { purchaseEntries } from '../domain/invoice-accounting.js';
 import { purchaseRowSum, purchaseVatSummary } from '../domain/invoice-calculation.js';
 import {
@@ -35,13 +41,7 @@ import {
 import { resolveRowsCatalog } from '../ports/warehouse.port.js';
 import { type EntryRow, purchaseInvoiceReply, type Row, type RowRow } from '../queries/purchase-invoices.js';
 import { type ArchivedDocument, archiveReceived } from '../store/e-invoice.store.js';
-import {
-  companyProfile,
-  lockOpenPeriod,
-  resolveOrdner,
-  resolvePartner,
-  resolvePeriodLocal,
-} from './references.js';
+import type { InvoicingDeps } from './save-sales-invoice.js';
 
 /** What a purchase invoice booked from a received e-invoice adds (issue #21): its VAT as stated and the archived bytes. */
 export interface ReceivedExtras {
