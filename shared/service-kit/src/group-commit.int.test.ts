@@ -34,11 +34,22 @@ function doc(
   name: string,
   account: number,
   amount: number,
-  opts: { throwAfterRead?: boolean; badSql?: boolean; gate?: Promise<void> } = {},
+  opts: {
+    throwAfterRead?: boolean;
+    badSql?: boolean;
+    gate?: Promise<void>;
+    /** Takes its savepoint, asks for the earlier documents' writes of `account`, then is refused. */
+    refusedInSavepoint?: boolean;
+  } = {},
 ) {
   return async (g: GroupTx): Promise<Prepared<string>> => {
     await opts.gate;
     const lock = `account:${account}`;
+    if (opts.refusedInSavepoint) {
+      await g.savepoint();
+      await g.flushFor([lock]);
+      throw new Error(`${name} refused after its savepoint`);
+    }
     await g.flushFor([lock]);
     await g.tx.execute(`insert into gc.account values (?, 0) on conflict do nothing`, [account]);
     const [row] = await g.tx.execute<{ balance: number }[]>(
@@ -120,10 +131,16 @@ describe('group commit without savepoints, with deferred writes (issue #24)', ()
     expect([await balance(3), await balance(4)]).toEqual([1, 2]);
   });
 
+  it("never loses an earlier document's deferred writes to a later document's rollback", async () => {
+    const r = await asOneGroup([d('k', 8, 6), d('l', 8, 1, { refusedInSavepoint: true }), d('m', 9, 1)]);
+    expect(outcome(r)).toEqual(['k', 'l refused after its savepoint', 'm', 'GC015', 'GC016']);
+    expect([await balance(8), await balance(9)]).toEqual([6, 1]);
+  });
+
   it("when the group's merged writes fail, stores each document alone so that only the culprit is refused, numbers gapless", async () => {
     // Account 6 would end at -1: its check constraint fails the group's last statement.
     const r = await asOneGroup([d('h', 5, 3), d('i', 6, -1), d('j', 7, 2)]);
-    expect(outcome(r)).toEqual(['h', expect.stringMatching(/check constraint/), 'j', 'GC015', 'GC016']);
+    expect(outcome(r)).toEqual(['h', expect.stringMatching(/check constraint/), 'j', 'GC020', 'GC021']);
     expect([await balance(5), await balance(6), await balance(7)]).toEqual([3, undefined, 2]);
   });
 });

@@ -192,6 +192,9 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
           let inSavepoint = false;
           const takeSavepoint = async () => {
             if (inSavepoint) return;
+            // Earlier documents' deferred writes are made first: a rollback to this document's savepoint
+            // must never take them with it.
+            await flush();
             await tx.execute(`savepoint ${name}`);
             inSavepoint = true;
           };
