@@ -9,6 +9,7 @@ import { ensureDatabase } from '@bm/testing/infra';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type GroupTx, groupCommit, type Prepared } from './group-commit.js';
+import { takeRecordNumbersBatch } from './record-number.js';
 import { pgArray } from './set-insert.js';
 
 let orm: MikroORM;
@@ -142,5 +143,51 @@ describe('group commit without savepoints, with deferred writes (issue #24)', ()
     const r = await asOneGroup([d('h', 5, 3), d('i', 6, -1), d('j', 7, 2)]);
     expect(outcome(r)).toEqual(['h', expect.stringMatching(/check constraint/), 'j', 'GC020', 'GC021']);
     expect([await balance(5), await balance(6), await balance(7)]).toEqual([3, undefined, 2]);
+  });
+});
+
+describe('takeRecordNumbersBatch (issue #24: the numbers of a whole group in one round)', () => {
+  it('numbers several ordners and years at once, continues a format without a year from the highest counter, and skips numbers used by hand', async () => {
+    const c = orm.em.getConnection();
+    const yearly = { id: '00000000-0000-0000-0000-0000000000b1', numberFormat: 'Y{yyyy}-{seq:2}' };
+    const plain = { id: '00000000-0000-0000-0000-0000000000b2', numberFormat: 'P{seq:3}' };
+    // The plain ordner numbered by year before (its format had a year): it continues after 41.
+    await c.execute(`insert into gc.ordner_counter values (?, ?, 2025, 41)`, [company, plain.id]);
+    // A document given P043 by hand: the counter passes over it.
+    await c.execute(`insert into gc.doc values (?, 'P043', 'by hand')`, [company]);
+    const other = '00000000-0000-0000-0000-0000000000c2';
+    const numbers = await orm.em.fork().transactional((tx) =>
+      takeRecordNumbersBatch(tx, [
+        { schema: 'gc', table: 'gc.doc', companyId: company, ordner: yearly, year: 2026, n: 2 },
+        { schema: 'gc', table: 'gc.doc', companyId: company, ordner: plain, year: 2026, n: 3 },
+        { schema: 'gc', table: 'gc.doc', companyId: company, ordner: yearly, year: 2027, n: 1 },
+        // The same plain counter for a document of another year: it follows in the requests' order.
+        { schema: 'gc', table: 'gc.doc', companyId: company, ordner: plain, year: 2027, n: 1 },
+        // Another company's number P043 is free for it.
+        {
+          schema: 'gc',
+          table: 'gc.doc',
+          companyId: other,
+          ordner: { ...plain, id: '00000000-0000-0000-0000-0000000000b3' },
+          year: 2026,
+          n: 1,
+        },
+      ]),
+    );
+    expect(numbers).toEqual([
+      ['Y2026-01', 'Y2026-02'],
+      ['P042', 'P044', 'P045'],
+      ['Y2027-01'],
+      ['P046'],
+      ['P001'],
+    ]);
+    const again = await orm.em
+      .fork()
+      .transactional((tx) =>
+        takeRecordNumbersBatch(tx, [
+          { schema: 'gc', table: 'gc.doc', companyId: company, ordner: yearly, year: 2026, n: 1 },
+        ]),
+      );
+    expect(again).toEqual([['Y2026-03']]);
   });
 });
