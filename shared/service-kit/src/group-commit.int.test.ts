@@ -174,11 +174,13 @@ describe('takeRecordNumbersBatch (issue #24: the numbers of a whole group in one
         },
       ]),
     );
+    // P043 is skipped; the request that lost it is made up for in a second round, after the rest of the
+    // first round (P045 went to the 2027 document): every number once, none missing.
     expect(numbers).toEqual([
       ['Y2026-01', 'Y2026-02'],
-      ['P042', 'P044', 'P045'],
+      ['P042', 'P044', 'P046'],
       ['Y2027-01'],
-      ['P046'],
+      ['P045'],
       ['P001'],
     ]);
     const again = await orm.em
