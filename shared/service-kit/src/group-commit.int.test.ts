@@ -6,19 +6,30 @@
  * for a column or a violated constraint would.
  */
 import { ensureDatabase } from '@bm/testing/infra';
-import { MikroORM } from '@mikro-orm/postgresql';
+import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type GroupTx, groupCommit, type Prepared } from './group-commit.js';
 import { takeRecordNumbersBatch } from './record-number.js';
 import { pgArray } from './set-insert.js';
 
 let orm: MikroORM;
+/** A numbered document's row (`gc.doc`, unique per company and record number). */
+const GcDoc = defineEntity({
+  name: 'GcDoc',
+  tableName: 'doc',
+  schema: 'gc',
+  properties: {
+    companyId: p.uuid().primary(),
+    recordNumber: p.string().primary(),
+    name: p.string(),
+  },
+});
 const company = '00000000-0000-0000-0000-0000000000c1';
 const ordner = { id: '00000000-0000-0000-0000-0000000000a1', numberFormat: 'GC{seq:3}' };
 
 beforeAll(async () => {
   const url = await ensureDatabase(inject('pgUrl'), `gc_${Date.now()}`);
-  orm = await MikroORM.init({ clientUrl: url, entities: [], discovery: { warnWhenNoEntities: false } });
+  orm = await MikroORM.init({ clientUrl: url, entities: [GcDoc] });
   const c = orm.em.getConnection();
   await c.execute(`create schema gc`);
   await c.execute(`create table gc.ordner_counter (company_id uuid, ordner_id uuid, year int, last_value int,
@@ -41,6 +52,8 @@ function doc(
     gate?: Promise<void>;
     /** Takes its savepoint, asks for the earlier documents' writes of `account`, then is refused. */
     refusedInSavepoint?: boolean;
+    /** A record number given by hand (its row is stored in `gc.doc`, unique per company). */
+    given?: string;
   } = {},
 ) {
   return async (g: GroupTx): Promise<Prepared<string>> => {
@@ -73,8 +86,11 @@ function doc(
       ],
     );
     return {
-      numbering: { schema: 'gc', table: 'gc.doc', companyId: company, ordner, year: 2026 },
-      finish: (recordNumber) => ({ rows: [], value: `${name}:${recordNumber}` }),
+      numbering: { schema: 'gc', table: 'gc.doc', companyId: company, ordner, year: 2026, given: opts.given },
+      finish: (recordNumber) => ({
+        rows: opts.given ? [{ entity: GcDoc, rows: [{ companyId: company, recordNumber, name }] }] : [],
+        value: `${name}:${recordNumber}`,
+      }),
     };
   };
 }
@@ -138,10 +154,26 @@ describe('group commit without savepoints, with deferred writes (issue #24)', ()
     expect([await balance(8), await balance(9)]).toEqual([6, 1]);
   });
 
+  it('refuses a document whose hand-given number is taken together with its deferred writes, and keeps the others', async () => {
+    await orm.em.getConnection().execute(`insert into gc.doc values (?, 'HAND-1', 'earlier')`, [company]);
+    const r = await asOneGroup([
+      d('n', 11, 5, { given: 'HAND-1' }),
+      d('o', 12, 2),
+      d('q', 13, 3, { given: 'HAND-2' }),
+    ]);
+    expect(r.map((x) => ('ok' in x ? x.ok : x.err.slice(0, 25)))).toEqual([
+      'duplicate key value viola',
+      'o:GC020',
+      'q:HAND-2',
+    ]);
+    // n's write of account 11 went with its refusal (its account row, made before, stays at 0).
+    expect([await balance(11), await balance(12), await balance(13)]).toEqual([0, 2, 3]);
+  });
+
   it("when the group's merged writes fail, stores each document alone so that only the culprit is refused, numbers gapless", async () => {
     // Account 6 would end at -1: its check constraint fails the group's last statement.
     const r = await asOneGroup([d('h', 5, 3), d('i', 6, -1), d('j', 7, 2)]);
-    expect(outcome(r)).toEqual(['h', expect.stringMatching(/check constraint/), 'j', 'GC020', 'GC021']);
+    expect(outcome(r)).toEqual(['h', expect.stringMatching(/check constraint/), 'j', 'GC024', 'GC025']);
     expect([await balance(5), await balance(6), await balance(7)]).toEqual([3, undefined, 2]);
   });
 });

@@ -228,17 +228,22 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
           try {
             const prepared = await job.work(g);
             await tx.flush();
-            for (const d of staged) {
-              pending.push(...d.parts);
-              for (const l of d.locks) pendingLocks.add(l);
-            }
-            if (!('finish' in prepared)) stored.push({ job, value: prepared.value });
-            else if (prepared.numbering.given) {
+            if ('finish' in prepared && prepared.numbering.given) {
+              // A number given by hand: the document's rows and its deferred writes are made at once,
+              // under its savepoint, so a duplicate number refuses all of it (and nothing of the others).
               const done = prepared.finish(prepared.numbering.given);
               await takeSavepoint();
-              await executeAll(tx, insertStatements(tx, done.rows));
+              const own = mergedStatements(staged.flatMap((d) => d.parts));
+              await executeAll(tx, [...own, ...insertStatements(tx, done.rows)]);
               stored.push({ job, value: done.value });
-            } else waiting.push({ job, doc: prepared });
+            } else {
+              for (const d of staged) {
+                pending.push(...d.parts);
+                for (const l of d.locks) pendingLocks.add(l);
+              }
+              if ('finish' in prepared) waiting.push({ job, doc: prepared });
+              else stored.push({ job, value: prepared.value });
+            }
           } catch (e) {
             if (e instanceof GroupAborted) throw e;
             staged = [];
