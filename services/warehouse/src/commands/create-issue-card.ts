@@ -1,11 +1,12 @@
 /**
  * The create-issue-card command (INTERFACE §2.1, §2.2; DESIGN §5), one forward pass: resolve the card's
  * references (locally, and partner, period and report over NATS before any transaction), then in the
- * ordner's group commit (service-kit `groupCommit`, issue #13), under the card's own savepoint: lock and
- * read the stock state of every (item, lot) as of `dateOperation`, value the rows by the warehouse's
- * method (refusing with 422 OperationCanceledException where stock would go negative and that is not
- * allowed), write ledger, layers and balances, and hand the card's write set (store/issue-card.writer.ts)
- * to the group, which numbers it. With `store: false` the same pass previews the card and stores nothing.
+ * issue cards' group commit (service-kit `groupCommit`, issue #13, #24): read the stock state of every
+ * (item, lot) as of `dateOperation` (locked by the group, store/stock-state.reads.ts), value the rows by
+ * the warehouse's method (refusing with 422 OperationCanceledException where stock would go negative and
+ * that is not allowed), hand the ledger writes and the card's write set (store/issue-card.writer.ts) to
+ * the group, which numbers the card and writes for all its cards at once. A back-dated card takes its
+ * savepoint and reposts itself. With `store: false` the same pass previews the card and stores nothing.
  */
 
 import type { IssueCard, IssueCardInput, IssueCardRow, SourceType } from '@bm/contracts';
@@ -153,8 +154,7 @@ export async function valueAndStore(
 
   const prepare = async (tx: EntityManager, g?: GroupTx): Promise<Prepared<IssueCard>> => {
     // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
-    // Taken once per group commit: the lock holds until the shared transaction ends.
-    // The group locks the periods of all its cards at once (persistence/period-state.repository.ts).
+    // The group locks the periods of all its cards at once, until the shared transaction ends.
     if (g) {
       const periods = g.peers.filter(isCardStock);
       const closed = await g.once('periods', () => lockPeriodStates(tx, periods));
@@ -264,9 +264,9 @@ export async function valueAndStore(
     if (!('value' in preview)) throw new Error('a preview stores nothing and takes no number');
     return preview.value;
   }
-  // Cards of one ordner arriving together share one transaction; a card takes its savepoint only
-  // before writes it cannot hand to the group (a repost). Its stock keys are declared, so groups of this
-  // process never wait for each other's balance locks.
+  // Issue cards (of any companies and ordners) arriving together share one transaction; a card takes its
+  // savepoint only before writes it cannot hand to the group (a repost). Its stock keys are declared, so
+  // groups of this process never wait for each other's balance locks.
   const card = await groupCommit('warehouse:issue-card', em, (g) => prepare(g.tx, g), {
     locks,
     lazySavepoint: true,
