@@ -199,7 +199,7 @@ export async function createPurchaseInvoice(
       finish,
     };
   };
-  // Purchase invoices of one ordner arriving together share one transaction, like sales invoices (issue #24).
+  // Purchase invoices (of any companies and ordners) arriving together share one transaction, like sales invoices (issue #24).
   const saved = await groupCommit('invoicing:purchase-invoice', em, prepare);
   deps.kickOutbox();
   return purchaseInvoiceReply(saved.inv as Row, saved.rows as RowRow[], saved.entries as EntryRow[]);

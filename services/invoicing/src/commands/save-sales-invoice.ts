@@ -273,7 +273,7 @@ export async function saveInvoice(
       finish,
     };
   };
-  // New invoices of one ordner arriving together share one transaction (issue #13, group commit); a new
+  // New invoices (of any companies and ordners) arriving together share one transaction (issue #13, group commit); a new
   // invoice's work only reads and locks, so it needs no savepoint of its own (its rows are written with
   // the group's). An update works on the entity loaded in this request's own unit of work.
   const saved: Saved = existing

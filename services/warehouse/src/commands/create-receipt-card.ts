@@ -160,7 +160,7 @@ export async function createReceiptCard(
       finish,
     };
   };
-  // Receipts of one ordner arriving together share one transaction, like issue cards (issue #24); their
+  // Receipts (of any companies and ordners) arriving together share one transaction, like issue cards (issue #24); their
   // stock keys are declared, so groups of this process never wait for each other's balance locks.
   const locks = lines.map((l) => layerKey(warehouse.id, l));
   const card = await groupCommit('warehouse:receipt-card', em, prepare, { locks });
