@@ -41,6 +41,7 @@ import { commitGroup, type GroupTx, type Job, type Prepared } from './group-tran
 
 export {
   type AwaitingNumber,
+  awaitingNumber,
   type GroupTx,
   groupCommitStats,
   MAX_RETRIES,

@@ -76,6 +76,36 @@ export interface AwaitingNumber<T> {
   finish: (recordNumber: string) => { rows: InsertPart[]; value: T };
 }
 
+/**
+ * A document waiting for its number in `table` (`"<schema>"."<name>"`, e.g. `"warehouse"."issue_card"`):
+ * the counter's schema comes from the table and the year from `date` (`YYYY-MM-DD`: dateOperation of
+ * cards, dateCreated of invoices); `given` is a number the client gave (already checked free).
+ */
+export function awaitingNumber<T>(
+  n: {
+    table: string;
+    companyId: string;
+    ordner: { id: string; numberFormat: string };
+    date: string;
+    given?: string | null;
+  },
+  finish: AwaitingNumber<T>['finish'],
+): AwaitingNumber<T> {
+  const schema = /^"([^"]+)"\./.exec(n.table)?.[1];
+  if (!schema) throw new Error(`awaitingNumber: ${n.table} is not "<schema>"."<table>"`);
+  return {
+    numbering: {
+      schema,
+      table: n.table,
+      companyId: n.companyId,
+      ordner: n.ordner,
+      year: Number(n.date.slice(0, 4)),
+      given: n.given?.trim() || undefined,
+    },
+    finish,
+  };
+}
+
 /** What a document's work returns: stored already (`value`), or waiting for its number. */
 export type Prepared<T> = { value: T } | AwaitingNumber<T>;
 

@@ -15,6 +15,7 @@ import {
 import { type FieldError, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
 import {
+  awaitingNumber,
   type Ctx,
   checkGivenRecordNumber,
   entryRows,
@@ -187,17 +188,7 @@ export async function createPurchaseInvoice(
       };
     };
     // Numbered with the group after every invoice's work (DESIGN §5); a given number is stored at once.
-    return {
-      numbering: {
-        schema: 'invoicing',
-        table,
-        companyId,
-        ordner,
-        year: Number(input.dateCreated.slice(0, 4)),
-        given,
-      },
-      finish,
-    };
+    return awaitingNumber({ table, companyId, ordner, date: input.dateCreated, given }, finish);
   };
   // Purchase invoices (of any companies and ordners) arriving together share one transaction, like sales invoices (issue #24).
   const saved = await groupCommit('invoicing:purchase-invoice', em, prepare);

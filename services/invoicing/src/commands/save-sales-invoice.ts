@@ -16,6 +16,7 @@ import { todayIn } from '@bm/messaging';
 import { dec } from '@bm/money';
 import {
   addEntries,
+  awaitingNumber,
   type Ctx,
   type DocumentDeps,
   type EntityManager,
@@ -261,17 +262,16 @@ export async function saveInvoice(
     };
     // Numbered with the group after every invoice's work (DESIGN §5, §6); a given number (checked by
     // `numbering.check()` above) is stored at once.
-    return {
-      numbering: {
-        schema: 'invoicing',
+    return awaitingNumber(
+      {
         table: '"invoicing"."sales_invoice"',
         companyId,
         ordner,
-        year: Number(input.dateCreated.slice(0, 4)),
-        given: input.recordNumber?.trim() || undefined,
+        date: input.dateCreated,
+        given: input.recordNumber,
       },
       finish,
-    };
+    );
   };
   // New invoices (of any companies and ordners) arriving together share one transaction (issue #13, group commit); a new
   // invoice's work only reads and locks, so it needs no savepoint of its own (its rows are written with

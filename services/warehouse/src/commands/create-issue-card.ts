@@ -13,6 +13,7 @@ import type { IssueCard, IssueCardInput, IssueCardRow, SourceType } from '@bm/co
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
 import {
+  awaitingNumber,
   type Ctx,
   checkGivenRecordNumber,
   type DocumentDeps,
@@ -247,17 +248,7 @@ export async function valueAndStore(
         createdAt: now,
       });
     // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
-    return {
-      numbering: {
-        schema: 'warehouse',
-        table,
-        companyId,
-        ordner,
-        year: Number(dateOperation.slice(0, 4)),
-        given,
-      },
-      finish,
-    };
+    return awaitingNumber({ table, companyId, ordner, date: dateOperation, given }, finish);
   };
   if (!opts.store) {
     const preview = await prepare(em);

@@ -15,6 +15,7 @@ import {
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, round2, sum } from '@bm/money';
 import {
+  awaitingNumber,
   type Ctx,
   checkGivenRecordNumber,
   entryRows,
@@ -148,17 +149,7 @@ export async function createReceiptCard(
       };
     };
     // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
-    return {
-      numbering: {
-        schema: 'warehouse',
-        table,
-        companyId,
-        ordner,
-        year: Number(dateOperation.slice(0, 4)),
-        given,
-      },
-      finish,
-    };
+    return awaitingNumber({ table, companyId, ordner, date: dateOperation, given }, finish);
   };
   // Receipts (of any companies and ordners) arriving together share one transaction, like issue cards (issue #24); their
   // stock keys are declared, so groups of this process never wait for each other's balance locks.
