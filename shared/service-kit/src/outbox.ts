@@ -98,6 +98,12 @@ export async function ensureEventsStream(jsm: JetStreamManager): Promise<void> {
   }
 }
 
+/** `p` itself, marked as handled: its outcome is read later, after other awaits (no "unhandled rejection"). */
+function settledLater<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
 export interface OutboxRelay {
   /** Asks for a round now (after a commit), instead of at the next interval. */
   kick(): void;
@@ -150,6 +156,11 @@ export function startOutboxRelay(o: {
       );
       const done: string[] = [];
       const failed: { id: string; error: string }[] = [];
+      // Every event of the round is sent before any acknowledgement is awaited (issue #24: one socket
+      // write and one wake-up for a round instead of one per event). They leave in the rows' order (each
+      // publish is handed to the connection before the next event is prepared), so the stream keeps it;
+      // an event sent again after a failure is dropped by its `Nats-Msg-Id`.
+      const sent: { row: Row; ack: Promise<unknown> }[] = [];
       for (const r of rows) {
         const h = natsHeaders();
         h.set(Headers.companyId, r.company_id);
@@ -157,31 +168,37 @@ export function startOutboxRelay(o: {
         h.set(EVENT_VERSION_HEADER, String(eventVersionOf(r.subject) ?? 1));
         // The writing request's trace continues in the consumers (issue #25).
         if (r.trace_parent) h.set(TRACEPARENT_HEADER, r.trace_parent);
+        let data: Uint8Array;
         try {
-          // An event above the server's message limit travels through the `events` object store,
-          // under its own id, so a retried publish overwrites rather than duplicates it.
-          const data = await outgoing(
-            o.nc,
-            enc.encode(JSON.stringify(r.payload)),
-            h,
-            LARGE_EVENT_BUCKET,
-            r.id,
-          );
-          await js.publish(r.subject, data, { msgID: r.id, headers: h });
-          done.push(r.id);
+          // An event above the server's message limit travels through the `events` object store, under
+          // its own id, so a retried publish overwrites rather than duplicates it.
+          data = await outgoing(o.nc, enc.encode(JSON.stringify(r.payload)), h, LARGE_EVENT_BUCKET, r.id);
         } catch (e) {
-          if (isLinkFailure(e)) {
-            // NATS or JetStream is unreachable: every other publish would fail the same way.
-            o.log.warn(
-              { err: (e as Error).message, pending: rows.length - done.length },
-              'outbox: publish failed; will retry',
-            );
-            break;
-          }
-          // This event alone cannot be published (e.g. refused by the server): count it, go on.
-          o.log.error({ err: (e as Error).message, id: r.id, subject: r.subject }, 'outbox: event refused');
-          failed.push({ id: r.id, error: String((e as Error).message).slice(0, 1000) });
+          sent.push({ row: r, ack: settledLater(Promise.reject(e)) });
+          continue;
         }
+        sent.push({ row: r, ack: settledLater(js.publish(r.subject, data, { msgID: r.id, headers: h })) });
+      }
+      const outcomes = await Promise.allSettled(sent.map((s) => s.ack));
+      for (let i = 0; i < sent.length; i++) {
+        const r = sent[i].row;
+        const out = outcomes[i];
+        if (out.status === 'fulfilled') {
+          done.push(r.id);
+          continue;
+        }
+        const e = out.reason;
+        if (isLinkFailure(e)) {
+          // NATS or JetStream is unreachable: the events from here on go again next round.
+          o.log.warn(
+            { err: (e as Error).message, pending: rows.length - done.length },
+            'outbox: publish failed; will retry',
+          );
+          break;
+        }
+        // This event alone cannot be published (e.g. refused by the server): count it, go on.
+        o.log.error({ err: (e as Error).message, id: r.id, subject: r.subject }, 'outbox: event refused');
+        failed.push({ id: r.id, error: String((e as Error).message).slice(0, 1000) });
       }
       if (done.length)
         await tx.execute(
