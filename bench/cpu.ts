@@ -111,3 +111,19 @@ export function stackGroups(
   };
   return groups;
 }
+
+/** The machine's CPU counters from /proc/stat: busy and total jiffies over all cores. */
+export function machineTicks(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const busy = user + nice + system + irq + softirq + (steal ?? 0);
+  return { busy, total: busy + idle + iowait };
+}
+
+/** Share (0–1) of all cores busy between two {@link machineTicks} readings, whatever process used them. */
+export const machineBusy = (a: { busy: number; total: number }, b: { busy: number; total: number }): number =>
+  (b.busy - a.busy) / Math.max(1, b.total - a.total);

@@ -139,8 +139,9 @@ export function handlerFor(
   return async (c) => {
     const principal = c.get('principal');
     const ctx = messageContext(c);
+    // Concurrent HTTP requests to one subject travel as one NATS message (issue #24, batch.ts).
     const call: Caller = (contract, body) =>
-      request(deps.nc, contract, body, ctx, { timeoutMs: deps.timeoutMs });
+      request(deps.nc, contract, body, ctx, { timeoutMs: deps.timeoutMs, coalesce: true });
     const errors: FieldError[] = [];
     const input: OperationInput = { body: undefined, query: {}, params: {} };
     if (op.params) input.params = validate(op.params, c.req.param(), 'path', errors);

@@ -55,6 +55,10 @@ const str = (description: string, extra: Json = {}): Json => ({ type: 'string', 
 
 const LARGE_PAYLOAD = `Name of the object in the JetStream object store that holds a payload above the server's message limit (the message body is then empty): bucket \`${MESSAGES_BUCKET}\` for requests and replies`;
 
+const BATCH_FRAMES =
+  "Each frame is a 4-byte big-endian length, a JSON object of the headers that message would carry alone (a refused request's `Nats-Service-Error-Code` and `Nats-Service-Error` among them), a 4-byte big-endian length and the body.";
+const BATCH = `Set when the message carries several requests to this subject as frames (request coalescing, issue #24): their number. The body is then the frames, one per request; the per-request headers above travel in each frame, not on the message. ${BATCH_FRAMES} A message marked so that is not well-formed frames is refused whole (400 BadRequest). Without this header the body is one request.`;
+
 /** Headers every request carries (DESIGN §1 "Every message carries headers"). */
 const requestHeaders: Json = {
   type: 'object',
@@ -77,6 +81,7 @@ const requestHeaders: Json = {
       { pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
     ),
     'Payload-Object': str(LARGE_PAYLOAD),
+    [Headers.batchSize]: str(BATCH, { pattern: '^[0-9]+$' }),
   },
 };
 
@@ -85,6 +90,12 @@ const replyHeaders: Json = {
   properties: {
     [Headers.instance]: str('Id of the service replica that answered'),
     'Payload-Object': str(LARGE_PAYLOAD),
+    [Headers.batchSize]: str(
+      `On the reply to a batch: the number of frames, one per request in the same order. ${BATCH_FRAMES}`,
+      {
+        pattern: '^[0-9]+$',
+      },
+    ),
   },
 };
 

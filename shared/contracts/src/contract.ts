@@ -54,6 +54,11 @@ export const Headers = {
    * Requests carry the sender's span; events carry the span of the request that wrote them.
    */
   traceparent: 'traceparent',
+  /**
+   * On a request (and its reply) that carries several requests to one subject as frames (issue #24
+   * "fewer messages per document"): how many. Absent on a lone request.
+   */
+  batchSize: 'Batch-Size',
 } as const;
 
 /** The W3C trace-context header on NATS requests and JetStream events (issue #25). */

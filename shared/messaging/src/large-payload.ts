@@ -91,7 +91,7 @@ export async function outgoing(
 export async function incoming(
   nc: NatsConnection,
   data: Uint8Array,
-  headers: MsgHdrs | undefined,
+  headers: { get(name: string): string } | undefined,
 ): Promise<Uint8Array> {
   const name = headers?.get(LARGE_PAYLOAD_HEADER);
   if (!name) return data;

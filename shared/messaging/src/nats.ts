@@ -1,12 +1,11 @@
 /**
- * NATS request/reply on top of the shared contracts (CONVENTIONS "A contract is defined once").
+ * NATS request/reply on top of the shared contracts (CONVENTIONS "A contract is defined once"): the client
+ * side and what both sides share (contexts from headers, validation, error mapping). The service side,
+ * `serve`, is serve.ts.
  *
- * - {@link serve} registers a contract as an endpoint of a NATS micro-service (queue group, so replicas
- *   share load), decodes and validates the request before any logic runs, and replies with the JSON
- *   reply or with an error: `Nats-Service-Error-Code` (HTTP-like status), `Nats-Service-Error` (the
- *   error code) and the {@link WireError} as body.
  * - {@link request} sends a typed request and returns the reply or throws the rebuilt {@link AppError};
- *   no responder → 503 `ServiceUnavailable`, no reply in time → 504 `Timeout`.
+ *   no responder → 503 `ServiceUnavailable`, no reply in time → 504 `Timeout`. With `coalesce`, requests
+ *   to one subject of one turn of the event loop travel as one message (batch.ts).
  */
 
 import type { Contract, ReplyOf, RequestInputOf, RequestOf } from '@bm/contracts';
@@ -16,22 +15,11 @@ import {
   ErrorCode,
   ErrorKind,
   isAppError,
-  statusOfKind,
   unavailable,
   validationFailed,
   type WireError,
 } from '@bm/errors';
-import type { Logger } from '@bm/logger';
-import {
-  extractTrace,
-  injectTrace,
-  inSpan,
-  messagingClientDuration,
-  messagingProcessDuration,
-  SpanKind,
-  timed,
-} from '@bm/telemetry';
-import type { ServiceGroup, ServiceMsg } from '@nats-io/services';
+import { injectTrace, inSpan, messagingClientDuration, SpanKind, timed } from '@bm/telemetry';
 import {
   type MsgHdrs,
   type NatsConnection,
@@ -39,6 +27,7 @@ import {
   headers as natsHeaders,
 } from '@nats-io/transport-node';
 import { ZodError, type z } from 'zod';
+import { coalescedRequest } from './batch.js';
 import type { RequestContext } from './context.js';
 import { incoming, outgoing } from './large-payload.js';
 
@@ -109,8 +98,13 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, pre
  */
 export const REPLY_MARGIN_MS = 250;
 
+/** What is read of a message's headers: NATS headers, or a batch frame's (`get` gives '' when absent). */
+export interface HeaderReader {
+  get(name: string): string;
+}
+
 /** Reads the request context from message headers; `Timeout-Ms` becomes an absolute `deadline`. */
-export function contextFromHeaders(h: MsgHdrs | undefined): RequestContext {
+export function contextFromHeaders(h: HeaderReader | undefined): RequestContext {
   const budget = Number(h?.get(Headers.timeoutMs));
   return {
     companyId: h?.get(Headers.companyId) || undefined,
@@ -143,120 +137,14 @@ export function toAppError(e: unknown): AppError {
   return new AppError(ErrorKind.internal, ErrorCode.InternalError, 'internal error', { cause: e });
 }
 
-export interface ServeOptions {
-  log: Logger;
-  /** The connection the service runs on: large payloads travel through its object store. */
-  nc: NatsConnection;
-  /** Instance id put on every reply (`Service-Instance`), to see which replica answered. */
-  instance?: string;
-  /** Called around the handler, e.g. to fork an EntityManager and run in its context. */
-  wrap?: <T>(
-    ctx: RequestContext,
-    fn: (extra: Record<string, unknown>) => Promise<T>,
-    subject?: string,
-  ) => Promise<T>;
-}
-
-/**
- * Registers `handler` for a contract on a service (group). The request is validated with the contract's
- * schema first; a handler error is sent as a service error reply. A message without a reply subject is
- * ignored.
- */
-export function serve<C extends Contract, X = Record<string, unknown>>(
-  group: ServiceGroup,
-  contract: C,
-  handler: (req: RequestOf<C>, ctx: RequestContext & X & { log: Logger }) => Promise<ReplyOf<C>>,
-  opts: ServeOptions,
-): void {
-  const name = contract.subject.replace(/\./g, '-');
-  group.addEndpoint(name, {
-    subject: contract.subject,
-    handler: (err, msg) => {
-      if (err) {
-        opts.log.error({ err, subject: contract.subject }, 'endpoint failed');
-        return;
-      }
-      void handleMessage(msg, contract, handler as any, opts);
-    },
-  });
-}
-
-/**
- * Handles one request inside a server span that continues the sender's `traceparent`, and counts it in
- * `messaging_process_duration_seconds` by subject and outcome (issue #25).
- */
-function handleMessage(
-  msg: ServiceMsg,
-  contract: Contract,
-  handler: (req: unknown, ctx: any) => Promise<unknown>,
-  opts: ServeOptions,
-): Promise<void> {
-  const subject = contract.subject;
-  let outcome = 'ok';
-  return timed(
-    messagingProcessDuration,
-    () =>
-      inSpan(
-        'messaging',
-        `process ${subject}`,
-        {
-          kind: SpanKind.SERVER,
-          parent: extractTrace(msg.headers),
-          attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject },
-        },
-        async (span) => {
-          outcome = await respond(msg, contract, handler, opts);
-          if (outcome !== 'ok') span.setAttribute('error.type', outcome);
-        },
-      ),
-    () => ({ messaging_destination_name: subject, outcome }),
-  );
-}
-
-/** Decodes, validates, runs the handler and replies; resolves to `ok` or the error code sent back. */
-async function respond(
-  msg: ServiceMsg,
-  contract: Contract,
-  handler: (req: unknown, ctx: any) => Promise<unknown>,
-  opts: ServeOptions,
-): Promise<string> {
-  const ctx = contextFromHeaders(msg.headers);
-  const log = opts.log.child({
-    requestId: ctx.requestId,
-    subject: contract.subject,
-    companyId: ctx.companyId,
-  });
-  const replyHeaders = natsHeaders();
-  if (opts.instance) replyHeaders.set(Headers.instance, opts.instance);
-  try {
-    let body: unknown;
-    const data = await incoming(opts.nc, msg.data, msg.headers);
-    try {
-      body = data.length ? JSON.parse(dec.decode(data)) : {};
-    } catch {
-      throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'message body is not JSON');
-    }
-    const req = parseOrThrow(contract.request, body);
-    const run = (extra: Record<string, unknown>) => handler(req, { ...ctx, ...extra, log });
-    const reply = opts.wrap ? await opts.wrap(ctx, run, contract.subject) : await run({});
-    msg.respond(await outgoing(opts.nc, enc.encode(JSON.stringify(reply ?? null)), replyHeaders), {
-      headers: replyHeaders,
-    });
-    return 'ok';
-  } catch (e) {
-    const appErr = toAppError(e);
-    if (appErr.kind === 'internal') log.error({ err: e }, 'handler failed');
-    else log.debug({ code: appErr.code }, 'request refused');
-    msg.respondError(statusOfKind[appErr.kind], appErr.code, enc.encode(JSON.stringify(appErr.toWire())), {
-      headers: replyHeaders,
-    });
-    return appErr.code;
-  }
-}
-
 export interface RequestOptions {
   /** Reply timeout in ms (default 5000). */
   timeoutMs?: number;
+  /**
+   * Send together with the other requests to the same subject of this turn of the event loop, as one
+   * message (batch.ts; issue #24). For requests whose order among themselves does not matter.
+   */
+  coalesce?: boolean;
 }
 
 /**
@@ -324,7 +212,7 @@ async function sendRequest(
   ctx: Partial<RequestContext>,
   opts: RequestOptions = {},
 ): Promise<{ data: Uint8Array; headers?: MsgHdrs }> {
-  let m: Awaited<ReturnType<NatsConnection['request']>>;
+  let m: { data: Uint8Array; headers?: MsgHdrs };
   for (const guard of requestGuards) guard(subject);
   watchLink(nc);
   // While the message bus is unreachable a request would only wait for its timeout: answer at once.
@@ -338,7 +226,9 @@ async function sendRequest(
   injectTrace(headers);
   try {
     const payload = await outgoing(nc, data, headers);
-    m = await nc.request(subject, payload, { timeout, headers });
+    m = opts.coalesce
+      ? await coalescedRequest(nc, subject, payload, headers, timeout)
+      : await nc.request(subject, payload, { timeout, headers });
   } catch (e) {
     throw mapRequestError(e, subject);
   }
