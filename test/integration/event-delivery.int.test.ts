@@ -1,7 +1,8 @@
 /**
  * Events under faults (issue #12 "Events"): a poison event goes to the consumer's dead-letter subject
  * instead of being redelivered for ever; an event above the NATS message limit travels through the
- * `events` object store; an event the server refuses does not hold up the ones behind it.
+ * `events` object store; an event the server refuses does not hold up the ones behind it; an event
+ * another relay has claimed (issue #24) waits for the claim to end.
  */
 
 import { incoming, type NatsConnection } from '@bm/messaging';
@@ -135,5 +136,44 @@ describe('outbox', () => {
     ]);
     expect(state[1].last_error).toMatch(/permission/i);
     relay.resume();
+  });
+
+  it('an event another relay has claimed is left to it until the claim ends, then taken over; published events are marked', async () => {
+    const relay = stack.replicas.warehouse[0].relay()!;
+    await relay.flush();
+    const claimed = 'b0000000-0000-4000-8000-000000000011';
+    const free = 'b0000000-0000-4000-8000-000000000012';
+    // Another relay (say one that died while publishing) holds `claimed` for 2 more seconds.
+    await sql(
+      `insert into warehouse.outbox (id, company_id, subject, payload, created_at, claimed_until) values
+         ($1, $3, 'events.warehouse.test-claimed', '{"n":11}', now(), now() + interval '2 seconds'),
+         ($2, $3, 'events.warehouse.test-claimed', '{"n":12}', now(), null)`,
+      [claimed, free, c.creds.companyId],
+    );
+    await relay.flush();
+    const state = async () =>
+      (
+        await sql(
+          `select id, published_at is not null as published, claimed_until is not null as claimed
+             from warehouse.outbox where id = any($1) order by id`,
+          [[claimed, free]],
+        )
+      ).map((r) => [r.published, r.claimed]);
+    // The free one is published and marked (its claim cleared); the claimed one is untouched.
+    expect(await state()).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+    const first = await read('events.warehouse.test-claimed', 2, 1500);
+    expect(first.map((m) => JSON.parse(new TextDecoder().decode(m.data)).n)).toEqual([12]);
+    // After the claim ends, the next round takes it over.
+    await new Promise((r) => setTimeout(r, 2100));
+    await relay.flush();
+    expect(await state()).toEqual([
+      [true, false],
+      [true, false],
+    ]);
+    const all = await read('events.warehouse.test-claimed', 2);
+    expect(all.map((m) => JSON.parse(new TextDecoder().decode(m.data)).n)).toEqual([12, 11]);
   });
 });

@@ -176,6 +176,8 @@ export const outboxEntity = (schema: string) =>
       lastError: p.text().nullable(),
       /** W3C `traceparent` of the request that wrote it (issue #25): the event's consumers join its trace. */
       traceParent: p.string().length(55).nullable(),
+      /** Until when a relay holds the event while publishing it (issue #24); another relay takes it over after. */
+      claimedUntil: p.datetime().nullable(),
     },
     indexes: [
       {

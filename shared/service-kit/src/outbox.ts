@@ -3,7 +3,11 @@
  * transaction as the change; this relay publishes them to the JetStream stream `EVENTS` with the event id
  * as `Nats-Msg-Id` (the stream drops duplicates within its window) and marks them published. No event is
  * lost when a process dies between commit and publish, or while NATS is unreachable: unpublished rows
- * stay and are sent on the next round. Replicas share the work (`for update skip locked`).
+ * stay and are sent on a later round. Replicas share the work: a round claims its events for
+ * {@link CLAIM_SECONDS} (`claimed_until`, taken with `for update skip locked`), and the same statement
+ * marks what the round before published (issue #24: one statement per round). An event whose relay died
+ * between its publish and that mark is published again after the claim: the stream or, past its window,
+ * the consumer (which de-duplicates by `eventId`) drops it.
  *
  * Issue #12: an event larger than the server's message limit goes through the `events` object store
  * (header `Payload-Object`, `Payload-Bucket: events`); an event the server refuses is counted
@@ -17,6 +21,7 @@ import { jetStreamReplicas, LARGE_EVENT_BUCKET, outgoing } from '@bm/messaging';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, errors as natsErrors, headers as natsHeaders } from '@nats-io/transport-node';
+import { pgArray } from './set-insert.js';
 
 const enc = new TextEncoder();
 
@@ -37,6 +42,12 @@ function isLinkFailure(e: unknown): boolean {
 
 /** The stream every event goes to. */
 export const EVENTS_STREAM = 'EVENTS';
+/**
+ * How long a relay's claim on the events it is publishing lasts: another replica (or this one after a
+ * restart) takes them over after it. Far above a publish's acknowledgement timeout (2 s).
+ */
+const CLAIM_SECONDS = 15;
+
 /** How long the stream keeps an event (a consumer down for longer misses it). */
 export const EVENTS_MAX_AGE_MS = 30 * 24 * 3_600_000;
 
@@ -109,7 +120,7 @@ export interface OutboxRelay {
   kick(): void;
   /** Publishes what is pending once more, then stops. */
   stop(): Promise<void>;
-  /** One round; resolves with the number of events published. */
+  /** Rounds until nothing is left to publish, every published event marked; resolves with how many. */
   flush(): Promise<number>;
   /** Holds publishing (maintenance, tests of the at-least-once path) until {@link OutboxRelay.resume}. */
   pause(): void;
@@ -136,125 +147,181 @@ export function startOutboxRelay(o: {
   const js = jetstream(o.nc, { timeout: 2000 });
   const batch = o.batch ?? 200;
   let streamReady = false;
-  let running: Promise<number> | undefined;
   let again = false;
   let stopped = false;
   let paused = false;
 
+  /** Events published in the last round, marked `published_at` by the next round's statement. */
+  let published: string[] = [];
+  const table = `"${o.schema}"."outbox"`;
+  const db = () => o.orm.em.getConnection();
+
+  /**
+   * One round in ONE statement (issue #24: the relay's transaction of four statements was half of an
+   * invoice's round trips): it marks the events the previous round published and claims the next
+   * `batch` unpublished ones (`claimed_until`, so another replica skips them), least-tried first. Their
+   * publishes are then sent at once. Returns how many were published.
+   */
   const round = async (): Promise<number> => {
     if (o.nc.isClosed() || paused) return 0;
     if (!streamReady) {
       await ensureEventsStream(await jetstreamManager(o.nc, { timeout: 2000 }));
       streamReady = true;
     }
-    return o.orm.em.fork().transactional(async (tx) => {
-      // The least-tried first: an event that keeps failing does not hold up the ones behind it.
-      const rows = await tx.execute<Row[]>(
-        `select "id", "company_id", "subject", "payload", "trace_parent" from "${o.schema}"."outbox"
-          where "published_at" is null order by "attempts", "created_at" limit ? for update skip locked`,
-        [batch],
+    const marking = pgArray(published);
+    const claimed = await db().execute<(Row & { attempts: number; created_at: Date | string })[]>(
+      `with "done" as (
+         update ${table} set "published_at" = now(), "claimed_until" = null where "id" = any(?::uuid[])
+       ), "next" as (
+         select "id" from ${table}
+          where "published_at" is null and ("claimed_until" is null or "claimed_until" < now())
+            and not ("id" = any(?::uuid[]))
+          order by "attempts", "created_at" limit ? for update skip locked
+       )
+       update ${table} o set "claimed_until" = now() + make_interval(secs => ?) from "next"
+        where o."id" = "next"."id"
+       returning o."id", o."company_id", o."subject", o."payload", o."trace_parent", o."attempts", o."created_at"`,
+      [marking, marking, batch, CLAIM_SECONDS],
+    );
+    published = [];
+    // `returning` keeps no order: the least-tried first, then as written.
+    const rows = claimed.sort(
+      (x, y) =>
+        x.attempts - y.attempts || new Date(x.created_at).getTime() - new Date(y.created_at).getTime(),
+    );
+    const done: string[] = [];
+    const failed: { id: string; error: string }[] = [];
+    let unreachable = false;
+    // Every event of the round is sent before any acknowledgement is awaited (issue #24: one socket
+    // write and one wake-up for a round instead of one per event). They leave in the rows' order (each
+    // publish is handed to the connection before the next event is prepared), so the stream keeps it;
+    // an event sent again after a failure is dropped by its `Nats-Msg-Id`.
+    const sent: { row: Row; ack: Promise<unknown> }[] = [];
+    for (const r of rows) {
+      const h = natsHeaders();
+      h.set(Headers.companyId, r.company_id);
+      // The payload's schema version (issue #14); every event in the catalogue has one.
+      h.set(EVENT_VERSION_HEADER, String(eventVersionOf(r.subject) ?? 1));
+      // The writing request's trace continues in the consumers (issue #25).
+      if (r.trace_parent) h.set(TRACEPARENT_HEADER, r.trace_parent);
+      let data: Uint8Array;
+      try {
+        // An event above the server's message limit travels through the `events` object store, under
+        // its own id, so a retried publish overwrites rather than duplicates it.
+        data = await outgoing(o.nc, enc.encode(JSON.stringify(r.payload)), h, LARGE_EVENT_BUCKET, r.id);
+      } catch (e) {
+        sent.push({ row: r, ack: settledLater(Promise.reject(e)) });
+        continue;
+      }
+      sent.push({ row: r, ack: settledLater(js.publish(r.subject, data, { msgID: r.id, headers: h })) });
+    }
+    const outcomes = await Promise.allSettled(sent.map((s) => s.ack));
+    for (let i = 0; i < sent.length; i++) {
+      const r = sent[i].row;
+      const out = outcomes[i];
+      if (out.status === 'fulfilled') {
+        done.push(r.id);
+        continue;
+      }
+      const e = out.reason;
+      if (isLinkFailure(e)) {
+        // NATS or JetStream is unreachable: the events from here on go again next round.
+        o.log.warn(
+          { err: (e as Error).message, pending: rows.length - done.length },
+          'outbox: publish failed; will retry',
+        );
+        unreachable = true;
+        break;
+      }
+      // This event alone cannot be published (e.g. refused by the server): count it, go on.
+      o.log.error({ err: (e as Error).message, id: r.id, subject: r.subject }, 'outbox: event refused');
+      failed.push({ id: r.id, error: String((e as Error).message).slice(0, 1000) });
+    }
+    published = done;
+    // A refused event is counted and, like those not sent while NATS is unreachable, released at once
+    // for the next round (rare: one statement each).
+    if (failed.length)
+      await db().execute(
+        `update ${table} set "attempts" = "attempts" + 1, "last_error" = f."error", "claimed_until" = null
+           from unnest(?::uuid[], ?::text[]) as f("id", "error") where ${table}."id" = f."id"`,
+        [pgArray(failed.map((f) => f.id)), pgArray(failed.map((f) => f.error))],
       );
-      const done: string[] = [];
-      const failed: { id: string; error: string }[] = [];
-      // Every event of the round is sent before any acknowledgement is awaited (issue #24: one socket
-      // write and one wake-up for a round instead of one per event). They leave in the rows' order (each
-      // publish is handed to the connection before the next event is prepared), so the stream keeps it;
-      // an event sent again after a failure is dropped by its `Nats-Msg-Id`.
-      const sent: { row: Row; ack: Promise<unknown> }[] = [];
-      for (const r of rows) {
-        const h = natsHeaders();
-        h.set(Headers.companyId, r.company_id);
-        // The payload's schema version (issue #14); every event in the catalogue has one.
-        h.set(EVENT_VERSION_HEADER, String(eventVersionOf(r.subject) ?? 1));
-        // The writing request's trace continues in the consumers (issue #25).
-        if (r.trace_parent) h.set(TRACEPARENT_HEADER, r.trace_parent);
-        let data: Uint8Array;
-        try {
-          // An event above the server's message limit travels through the `events` object store, under
-          // its own id, so a retried publish overwrites rather than duplicates it.
-          data = await outgoing(o.nc, enc.encode(JSON.stringify(r.payload)), h, LARGE_EVENT_BUCKET, r.id);
-        } catch (e) {
-          sent.push({ row: r, ack: settledLater(Promise.reject(e)) });
-          continue;
-        }
-        sent.push({ row: r, ack: settledLater(js.publish(r.subject, data, { msgID: r.id, headers: h })) });
+    if (unreachable) {
+      const handled = new Set([...done, ...failed.map((f) => f.id)]);
+      await db().execute(`update ${table} set "claimed_until" = null where "id" = any(?::uuid[])`, [
+        pgArray(rows.filter((r) => !handled.has(r.id)).map((r) => r.id)),
+      ]);
+    }
+    if (done.length === batch) again = true;
+    return done.length;
+  };
+
+  /** Rounds until one claims nothing, so that every event published so far is also marked (flush, stop). */
+  const drain = async (): Promise<number> => {
+    let n = 0;
+    for (;;) {
+      const k = await round();
+      n += k;
+      if (!k || paused || o.nc.isClosed()) break;
+    }
+    if (published.length) {
+      // Paused or closed with marks pending: make them without claiming more.
+      const ids = pgArray(published);
+      published = [];
+      await db().execute(
+        `update ${table} set "published_at" = now(), "claimed_until" = null where "id" = any(?::uuid[])`,
+        [ids],
+      );
+    }
+    return n;
+  };
+
+  /** Rounds run one after another; a failed one is logged and the next goes on. */
+  let chain: Promise<number> = Promise.resolve(0);
+  const exec = (work: () => Promise<number>): Promise<number> => {
+    chain = chain.then(work).catch((e) => {
+      streamReady = false;
+      o.log.warn({ err: (e as Error).message }, 'outbox: round failed; will retry');
+      return 0;
+    });
+    return chain;
+  };
+  /** A round asked for (after a commit, by the timer) and not begun yet: later asks join it. */
+  let queued = false;
+  const kick = (): void => {
+    if (queued || stopped) return;
+    queued = true;
+    void exec(async () => {
+      queued = false;
+      const n = await round();
+      if (again) {
+        again = false;
+        kick();
       }
-      const outcomes = await Promise.allSettled(sent.map((s) => s.ack));
-      for (let i = 0; i < sent.length; i++) {
-        const r = sent[i].row;
-        const out = outcomes[i];
-        if (out.status === 'fulfilled') {
-          done.push(r.id);
-          continue;
-        }
-        const e = out.reason;
-        if (isLinkFailure(e)) {
-          // NATS or JetStream is unreachable: the events from here on go again next round.
-          o.log.warn(
-            { err: (e as Error).message, pending: rows.length - done.length },
-            'outbox: publish failed; will retry',
-          );
-          break;
-        }
-        // This event alone cannot be published (e.g. refused by the server): count it, go on.
-        o.log.error({ err: (e as Error).message, id: r.id, subject: r.subject }, 'outbox: event refused');
-        failed.push({ id: r.id, error: String((e as Error).message).slice(0, 1000) });
-      }
-      if (done.length)
-        await tx.execute(
-          `update "${o.schema}"."outbox" set "published_at" = now() where "id" in (${done.map(() => '?').join(',')})`,
-          done,
-        );
-      for (const f of failed)
-        await tx.execute(
-          `update "${o.schema}"."outbox" set "attempts" = "attempts" + 1, "last_error" = ? where "id" = ?`,
-          [f.error, f.id],
-        );
-      if (done.length === batch) again = true;
-      return done.length;
+      return n;
     });
   };
+  /** Publishes and marks everything pending now (after the rounds already asked for). */
+  const flush = (): Promise<number> => exec(drain);
 
-  const flush = (): Promise<number> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = round()
-      .catch((e) => {
-        streamReady = false;
-        o.log.warn({ err: (e as Error).message }, 'outbox: round failed; will retry');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-        if (again && !stopped) {
-          again = false;
-          void flush();
-        }
-      });
-    return running;
-  };
-
-  const timer = setInterval(() => void flush(), o.intervalMs ?? 500);
+  const timer = setInterval(kick, o.intervalMs ?? 500);
   timer.unref();
   // Published events are kept a week (for inspection and replays by hand), then deleted.
   const stopPruning = pruneHourly(o.orm, o.log, `"${o.schema}"."outbox"`, 'published_at', 7 * 24 * 3_600_000);
   return {
-    kick: () => void flush(),
+    kick,
     flush,
     pause: () => {
       paused = true;
     },
     resume: () => {
       paused = false;
-      void flush();
+      kick();
     },
     stop: async () => {
       stopped = true;
       clearInterval(timer);
       stopPruning();
-      await running;
       await flush();
     },
   };
