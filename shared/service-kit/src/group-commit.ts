@@ -102,6 +102,23 @@ export function groupCommit<T>(
     const queue = queues.get(key);
     if (queue) queue.push(job);
     else queues.set(key, [job]);
+    startSoon(key);
+  });
+}
+
+/** Keys whose groups start at the end of this turn of the event loop. */
+const starting = new Set<string>();
+
+/**
+ * Starts `key`'s groups once the documents arriving in this turn of the event loop have joined the queue:
+ * the requests of one NATS message (batch.ts) are prepared in the same turn, so they go as one group
+ * instead of the first alone and the rest after it (issue #24).
+ */
+function startSoon(key: string): void {
+  if (starting.has(key)) return;
+  starting.add(key);
+  setImmediate(() => {
+    starting.delete(key);
     startGroups(key);
   });
 }
