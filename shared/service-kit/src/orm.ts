@@ -20,10 +20,10 @@ import {
   UniqueConstraintViolationException,
 } from '@mikro-orm/postgresql';
 
-import { DeadlineSubscriber, withDeadline } from './deadline.js';
+import { DeadlineSubscriber, deadlineSettingsSql, withDeadline } from './deadline.js';
 import { invalidateAfter } from './master-data-cache.js';
 import { TransactionMetricsSubscriber } from './observability.js';
-import { usePreparedStatements } from './prepared-statements.js';
+import { setBeginSuffix, usePreparedStatements } from './prepared-statements.js';
 
 export { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
@@ -74,6 +74,7 @@ export function assertNoOpenTransaction(subject: string): void {
 export async function initOrm(o: OrmOptions): Promise<MikroORM> {
   guardRequests(assertNoOpenTransaction);
   usePreparedStatements();
+  setBeginSuffix(deadlineSettingsSql);
   const orm = await MikroORM.init({
     clientUrl: o.clientUrl,
     schema: o.schema,

@@ -11,6 +11,9 @@
  * named per process, so the server's memory per connection stays bounded. Statements without
  * parameters (`begin`, `savepoint`, `commit`) are left alone. PostgreSQL replans a prepared statement
  * by itself when a table it uses changes (migrations).
+ *
+ * The same hook lets a transaction's `begin` carry statements of its own ({@link setBeginSuffix}): the
+ * request deadline's `set_config` goes with it in one round trip instead of a second one (issue #24).
  */
 import pg from 'pg';
 
@@ -22,6 +25,16 @@ const MAX_SEEN = 20_000;
 const named = new Map<string, string>();
 const seen = new Set<string>();
 let installed = false;
+/** SQL sent with every `begin` in the same simple query, when the function returns some. */
+let beginSuffix: () => string | undefined = () => undefined;
+
+/**
+ * Sets what travels with each transaction's `begin` (called with the caller's async context, e.g. its
+ * request's deadline). The text is sent as is in a simple query: it must hold no client data.
+ */
+export function setBeginSuffix(fn: () => string | undefined): void {
+  beginSuffix = fn;
+}
 
 /** Installs the naming on pg's client (once per process); every pool of the process uses it. */
 export function usePreparedStatements(): void {
@@ -30,6 +43,14 @@ export function usePreparedStatements(): void {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const query = proto.query;
   proto.query = function (this: unknown, config: unknown, values?: unknown, callback?: unknown) {
+    if (config === 'begin' && callback === undefined && (!Array.isArray(values) || values.length === 0)) {
+      const suffix = beginSuffix();
+      // Two statements in one simple query; the caller sees the result of `begin`.
+      if (suffix)
+        return (query.call(this, `begin; ${suffix}`) as Promise<unknown>).then((r) =>
+          Array.isArray(r) ? r[0] : r,
+        );
+    }
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
       let name = named.get(config);
       if (!name && named.size < MAX_NAMED) {
