@@ -22,6 +22,15 @@ import { contextFromHeaders, type HeaderReader, parseOrThrow, toAppError } from 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
+/** Requests of received batches not yet started (see {@link framesStarting}). */
+let starting = 0;
+
+/**
+ * How many requests of messages already received are still to be started here: the group commit
+ * (service-kit) holds a group for them, so the requests of one message share it.
+ */
+export const framesStarting = (): number => starting;
+
 export interface ServeOptions {
   log: Logger;
   /** The connection the service runs on: large payloads travel through its object store. */
@@ -103,21 +112,29 @@ async function handleBatch(
     msg.respondError(400, err.code, enc.encode(JSON.stringify(err.toWire())), { headers: replyHeaders });
     return;
   }
-  const replies = await Promise.all(
-    frames.map(async (f): Promise<Frame> => {
-      const h = { get: (k: string) => f.headers[k] ?? '' };
-      const out = await processOne(h, f.data, contract, handler, opts);
-      const headers: Record<string, string> = opts.instance ? { [Headers.instance]: opts.instance } : {};
-      if (out.error) {
-        headers['Nats-Service-Error-Code'] = String(out.error.status);
-        headers['Nats-Service-Error'] = out.error.code;
-        return { headers, data: out.data };
-      }
-      const replyFrame = recordToHeaders(headers);
-      const data = await outgoing(opts.nc, out.data, replyFrame);
-      return { headers: headersToRecord(replyFrame), data };
-    }),
-  );
+  const answer = async (f: Frame): Promise<Frame> => {
+    const h = { get: (k: string) => f.headers[k] ?? '' };
+    const out = await processOne(h, f.data, contract, handler, opts);
+    const headers: Record<string, string> = opts.instance ? { [Headers.instance]: opts.instance } : {};
+    if (out.error) {
+      headers['Nats-Service-Error-Code'] = String(out.error.status);
+      headers['Nats-Service-Error'] = out.error.code;
+      return { headers, data: out.data };
+    }
+    const replyFrame = recordToHeaders(headers);
+    const data = await outgoing(opts.nc, out.data, replyFrame);
+    return { headers: headersToRecord(replyFrame), data };
+  };
+  // One request per turn of the event loop: between them the process answers its I/O (the database
+  // replies of a group commit in flight), instead of after the whole message's preparation (issue #24).
+  const pending: Promise<Frame>[] = [];
+  starting += frames.length;
+  for (const [i, f] of frames.entries()) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    starting--;
+    pending.push(answer(f));
+  }
+  const replies = await Promise.all(pending);
   replyHeaders.set(Headers.batchSize, String(replies.length));
   msg.respond(await outgoing(opts.nc, encodeFrames(replies), replyHeaders), { headers: replyHeaders });
 }

@@ -35,6 +35,7 @@
  * group (steps 1–3) is group-transaction.ts.
  */
 
+import { framesStarting } from '@bm/messaging';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentDeadline } from './deadline.js';
 import { commitGroup, type GroupTx, type Job, type Prepared } from './group-transaction.js';
@@ -108,19 +109,28 @@ export function groupCommit<T>(
 
 /** Keys whose groups start at the end of this turn of the event loop. */
 const starting = new Set<string>();
+/** Longest a waiting document is held for the rest of its message's requests, ms. */
+const HOLD_FOR_BATCH_MS = 5;
 
 /**
- * Starts `key`'s groups once the documents arriving in this turn of the event loop have joined the queue:
- * the requests of one NATS message (batch.ts) are prepared in the same turn, so they go as one group
- * instead of the first alone and the rest after it (issue #24).
+ * Starts `key`'s groups at the end of this turn of the event loop, and while the requests of a message
+ * that carries several (serve.ts, batch.ts) are still being started, after them: so they go as one group
+ * instead of the first ones alone and the rest after them (issue #24). A document waits so at most
+ * {@link HOLD_FOR_BATCH_MS}.
  */
 function startSoon(key: string): void {
   if (starting.has(key)) return;
   starting.add(key);
-  setImmediate(() => {
+  const tick = () => {
+    const first = queues.get(key)?.[0];
+    if (framesStarting() > 0 && first && performance.now() - first.queuedAt < HOLD_FOR_BATCH_MS) {
+      setImmediate(tick);
+      return;
+    }
     starting.delete(key);
     startGroups(key);
-  });
+  };
+  setImmediate(tick);
 }
 
 /**
@@ -174,7 +184,7 @@ function startGroups(key: string): void {
         else running.delete(key);
         if (retry.length) queues.set(key, [...retry, ...(queues.get(key) ?? [])]);
         // Freed locks may let documents of any key go on.
-        for (const k of [...queues.keys()]) startGroups(k);
+        for (const k of [...queues.keys()]) startSoon(k);
       });
   }
 }
