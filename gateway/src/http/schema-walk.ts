@@ -233,8 +233,11 @@ export function canonicalDecimal(v: string): string {
  * JSON as raw JSON numbers so `JSON.stringify` writes them exactly (DESIGN §2 "Numbers").
  */
 export function renderOutput(schema: AnySchema | undefined, value: unknown, format: 'json' | 'xml'): unknown {
+  // Numbers, booleans and null pass as they are: only strings, arrays and objects need the schema.
+  if (value === null || (typeof value !== 'string' && typeof value !== 'object')) return value;
   const s = unwrap(schema);
-  if (s && isDecimalSchema(s) && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) {
+  if (typeof value === 'string') {
+    if (!s || !isDecimalSchema(s) || !DECIMAL.test(value)) return value;
     const text = canonicalDecimal(value);
     return format === 'json' ? (JSON as any).rawJSON(text) : text;
   }
@@ -242,9 +245,11 @@ export function renderOutput(schema: AnySchema | undefined, value: unknown, form
     const el = kind(s) === 'array' ? s!._zod.def.element : undefined;
     return value.map((v) => renderOutput(el, v, format));
   }
-  if (value && typeof value === 'object' && !(value instanceof Uint8Array)) {
-    const shape = shapeOf(s);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderOutput(shape[k], v, format)]));
-  }
-  return value;
+  if (value instanceof Uint8Array) return value;
+  const shape = shapeOf(s);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value))
+    out[k] = renderOutput(shape[k], (value as Record<string, unknown>)[k], format);
+  return out;
 }
+const DECIMAL = /^-?\d+(\.\d+)?$/;

@@ -10,9 +10,20 @@
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { execBound } from './bound-query.js';
 
+const NEEDS_ESCAPE = /[\\"]/;
+/** One element of an array literal: quoted, with `\` and `"` escaped (only texts holding one are rewritten). */
+const element = (v: unknown): string => {
+  if (v === null || v === undefined) return 'NULL';
+  const s = String(v);
+  return NEEDS_ESCAPE.test(s) ? `"${s.replace(/[\\"]/g, '\\$&')}"` : `"${s}"`;
+};
+
 /** A PostgreSQL array literal of `values` (every element quoted; null as NULL), for `?::type[]`. */
-export const pgArray = (values: readonly unknown[]): string =>
-  `{${values.map((v) => (v === null || v === undefined ? 'NULL' : `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+export const pgArray = (values: readonly unknown[]): string => {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) out += (i ? ',' : '') + element(values[i]);
+  return `${out}}`;
+};
 
 /** Rows of one entity to insert. */
 export interface InsertPart {

@@ -108,6 +108,30 @@ export function countryOfTaxation(profile: TaxProfile, parties: TaxParties): Tax
 }
 
 const validOn = (c: VatCodeDef, day: string) => c.validFrom <= day && (!c.validTo || day <= c.validTo);
+
+/** Output codes by country and exact rate, per code list (the master-data cache hands out one list). */
+const outputCodesByRate = new WeakMap<readonly VatCodeDef[], Map<string, VatCodeDef[]>>();
+
+/**
+ * The output codes (`type` O) of `country` whose rate equals `rate`, in list order. Indexed once per code
+ * list, so a ten-row invoice does not compare every code's rate as a decimal for every row (issue #24
+ * profile: a tenth of the service's CPU per invoice).
+ */
+function outputCodesAt(codes: readonly VatCodeDef[], country: string, rate: Dec): VatCodeDef[] {
+  let index = outputCodesByRate.get(codes);
+  if (!index) {
+    index = new Map();
+    for (const c of codes) {
+      if (c.type !== 'O') continue;
+      const k = `${c.country}|${dec(c.rate).toFixed()}`;
+      const list = index.get(k);
+      if (list) list.push(c);
+      else index.set(k, [c]);
+    }
+    outputCodesByRate.set(codes, index);
+  }
+  return index.get(`${country}|${rate.toFixed()}`) ?? [];
+}
 const validity = (c: VatCodeDef) => `${c.validFrom} – ${c.validTo ?? '…'}`;
 
 /** The kind a `vatRate` means for these parties: 0 % to an EU business is intra-Community, etc. */
@@ -249,11 +273,8 @@ export function selectVatCode(
   if (choice.vatRate !== undefined && choice.vatRate !== null) {
     const rate = dec(choice.vatRate);
     const kinds = kindsForRate(rate, t, parties);
-    const found = codes
-      .filter(
-        (c) =>
-          c.type === 'O' && c.country === t.country && dec(c.rate).eq(rate) && validOn(c, parties.taxPoint),
-      )
+    const found = outputCodesAt(codes, t.country, rate)
+      .filter((c) => validOn(c, parties.taxPoint))
       .sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind))
       .find((c) => kinds.includes(c.kind));
     if (!found) {
