@@ -224,4 +224,41 @@ describe('takeRecordNumbersBatch (issue #24: the numbers of a whole group in one
       );
     expect(again).toEqual([['Y2026-03']]);
   });
+
+  it('skips a number used by hand whether the counter is where this process left it (looked up with the counter) or was moved by another process (looked up after)', async () => {
+    const c = orm.em.getConnection();
+    const ordner = { id: '00000000-0000-0000-0000-0000000000b4', numberFormat: 'Q{seq:3}' };
+    const take = (n: number) =>
+      orm.em
+        .fork()
+        .transactional((tx) =>
+          takeRecordNumbersBatch(tx, [
+            { schema: 'gc', table: 'gc.doc', companyId: company, ordner, year: 2026, n },
+          ]),
+        );
+    expect(await take(2)).toEqual([['Q001', 'Q002']]);
+    // Predicted right: Q003 and Q004 are the next candidates; Q003 was given by hand.
+    await c.execute(`insert into gc.doc values (?, 'Q003', 'by hand')`, [company]);
+    expect(await take(2)).toEqual([['Q004', 'Q005']]);
+    // Another process took Q006–Q009 (its counter statement), and Q010 was given by hand: this process
+    // predicted Q006, is wrong, and looks its real candidates up after the counter.
+    await c.execute(`update gc.ordner_counter set last_value = last_value + 4 where ordner_id = ?`, [
+      ordner.id,
+    ]);
+    await c.execute(`insert into gc.doc values (?, 'Q010', 'by hand')`, [company]);
+    expect(await take(2)).toEqual([['Q011', 'Q012']]);
+    // A group rolled back after numbering: the counter is back, the prediction wrong once, numbers gapless.
+    await orm.em
+      .fork()
+      .transactional(async (tx) => {
+        expect(
+          await takeRecordNumbersBatch(tx, [
+            { schema: 'gc', table: 'gc.doc', companyId: company, ordner, year: 2026, n: 1 },
+          ]),
+        ).toEqual([['Q013']]);
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect(await take(1)).toEqual([['Q013']]);
+  });
 });

@@ -92,6 +92,17 @@ export async function takeRecordNumbers(
   return out;
 }
 
+/**
+ * Where this process last left each counter (`schema|ordner|counter year` → last value), to predict a
+ * group's candidates ({@link takeRecordNumbersBatch}). Only a prediction: a wrong one costs a statement.
+ */
+const lastSeen = new Map<string, number>();
+const MAX_SEEN_COUNTERS = 50_000;
+function remember(key: string, value: number): void {
+  if (lastSeen.size >= MAX_SEEN_COUNTERS && !lastSeen.has(key)) lastSeen.clear();
+  lastSeen.set(key, value);
+}
+
 /** One ordner's share of a group's numbering: `n` numbers of `year` for documents of `table`. */
 export interface NumberRequest {
   schema: string;
@@ -106,10 +117,13 @@ export interface NumberRequest {
 /**
  * Record numbers for the requests of a group commit, in one round trip for any number of ordners and
  * companies (issue #24; DESIGN §5 "Record numbers"): one statement advances the counter row of every
- * (ordner, counter year), locking them in a sorted order, and one more finds the candidates documents
- * already use (numbers given by hand), which are skipped and made up for by another round (rare).
- * Requests must share `schema` and `table`. Returns each request's numbers, consecutive per counter in
- * the requests' order.
+ * (ordner, counter year), locking them in a sorted order, and finds which candidates documents already
+ * use (numbers given by hand), which are skipped and made up for by another round (rare). The candidates
+ * are predicted from where this process last left each counter ({@link lastSeen}) and looked up in the
+ * same statement; a counter whose prediction proves wrong (another replica numbered meanwhile, a rolled
+ * back group, the first group after start) has its candidates looked up in one more statement, as
+ * before. Requests must share `schema` and `table`. Returns each request's numbers, consecutive per
+ * counter in the requests' order.
  */
 export async function takeRecordNumbersBatch(
   em: EntityManager,
@@ -134,44 +148,73 @@ export async function takeRecordNumbersBatch(
       a.ordnerId < b.ordnerId ? -1 : a.ordnerId > b.ordnerId ? 1 : a.key - b.key,
     );
     const want = (i: number) => requests[i].n - out[i].length;
-    const rows = await execBound<{ ordner_id: string; year: number; last_value: number }>(
-      em,
-      `with u as (select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::int[]) with ordinality as u("c", "o", "y", "w", "n"))
-       insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value")
-       select u."c", u."o", u."y", u."w" + case when u."y" = 0
-                then coalesce((select max(t."last_value") from "${schema}"."ordner_counter" t where t."ordner_id" = u."o"), 0)
-                else 0 end
-         from u order by u."n"
-       on conflict ("ordner_id", "year") do update
-         set "last_value" = "ordner_counter"."last_value" + (select u."w" from u where u."o" = excluded."ordner_id" and u."y" = excluded."year")
-       returning "ordner_id", "year", "last_value"`,
-      [
-        pgArray(sorted.map((c) => c.companyId)),
-        pgArray(sorted.map((c) => c.ordnerId)),
-        pgArray(sorted.map((c) => c.key)),
-        pgArray(sorted.map((c) => c.parts.reduce((n, i) => n + want(i), 0))),
-      ],
-    );
-    const last = new Map(rows.map((r) => [`${r.ordner_id}:${r.year}`, Number(r.last_value)]));
-    const candidates = new Map<number, string[]>();
-    for (const c of sorted) {
-      let next = last.get(`${c.ordnerId}:${c.key}`)! - c.parts.reduce((n, i) => n + want(i), 0) + 1;
+    const total = (c: (typeof sorted)[number]) => c.parts.reduce((n, i) => n + want(i), 0);
+    const seenKey = (c: (typeof sorted)[number]) => `${schema}|${c.ordnerId}|${c.key}`;
+    /** Each request's candidates if its counter starts after `from` (per counter, in the parts' order). */
+    const candidatesFrom = (c: (typeof sorted)[number], from: number, into: Map<number, string[]>) => {
+      let next = from;
       for (const i of c.parts) {
         const r = requests[i];
-        candidates.set(
+        into.set(
           i,
           Array.from({ length: want(i) }, () => formatRecordNumber(r.ordner.numberFormat, r.year, next++)),
         );
       }
+    };
+    const predicted = new Map<number, string[]>();
+    for (const c of sorted) {
+      const seen = lastSeen.get(seenKey(c));
+      if (seen !== undefined) candidatesFrom(c, seen + 1, predicted);
     }
-    const all = [...candidates].flatMap(([i, cs]) => cs.map((c) => [requests[i].companyId, c] as const));
-    const used = await execBound<{ company_id: string; record_number: string }>(
+    const ask = [...predicted].flatMap(([i, cs]) => cs.map((x) => [requests[i].companyId, x] as const));
+    const rows = await execBound<{ k: 'c' | 'h'; a: string; b: string; v: string | null }>(
       em,
-      `select "company_id", "record_number" from ${table}
-        where ("company_id", "record_number") in (select * from unnest(?::uuid[], ?::text[]))`,
-      [pgArray(all.map((a) => a[0])), pgArray(all.map((a) => a[1]))],
+      `with u as (select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::int[]) with ordinality as u("c", "o", "y", "w", "n")),
+       c as (
+         insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value")
+         select u."c", u."o", u."y", u."w" + case when u."y" = 0
+                  then coalesce((select max(t."last_value") from "${schema}"."ordner_counter" t where t."ordner_id" = u."o"), 0)
+                  else 0 end
+           from u order by u."n"
+         on conflict ("ordner_id", "year") do update
+           set "last_value" = "ordner_counter"."last_value" + (select u."w" from u where u."o" = excluded."ordner_id" and u."y" = excluded."year")
+         returning "ordner_id", "year", "last_value"),
+       h as (select "company_id", "record_number" from ${table}
+              where ("company_id", "record_number") in (select * from unnest(?::uuid[], ?::text[])))
+       select 'c' as "k", c."ordner_id"::text as "a", c."year"::text as "b", c."last_value"::text as "v" from c
+       union all select 'h', h."company_id"::text, h."record_number", null from h`,
+      [
+        pgArray(sorted.map((c) => c.companyId)),
+        pgArray(sorted.map((c) => c.ordnerId)),
+        pgArray(sorted.map((c) => c.key)),
+        pgArray(sorted.map(total)),
+        pgArray(ask.map((x) => x[0])),
+        pgArray(ask.map((x) => x[1])),
+      ],
     );
-    const taken = new Set(used.map((u) => `${u.company_id}:${u.record_number}`));
+    const last = new Map(rows.filter((r) => r.k === 'c').map((r) => [`${r.a}:${r.b}`, Number(r.v)]));
+    const taken = new Set(rows.filter((r) => r.k === 'h').map((r) => `${r.a}:${r.b}`));
+    const candidates = new Map<number, string[]>();
+    const unchecked: (readonly [string, string])[] = [];
+    for (const c of sorted) {
+      const end = last.get(`${c.ordnerId}:${c.key}`)!;
+      const start = end - total(c) + 1;
+      const right = lastSeen.get(seenKey(c)) === start - 1;
+      candidatesFrom(c, start, candidates);
+      if (!right)
+        for (const i of c.parts)
+          for (const x of candidates.get(i)!) unchecked.push([requests[i].companyId, x]);
+      remember(seenKey(c), end);
+    }
+    if (unchecked.length) {
+      const used = await execBound<{ company_id: string; record_number: string }>(
+        em,
+        `select "company_id", "record_number" from ${table}
+          where ("company_id", "record_number") in (select * from unnest(?::uuid[], ?::text[]))`,
+        [pgArray(unchecked.map((a) => a[0])), pgArray(unchecked.map((a) => a[1]))],
+      );
+      for (const u of used) taken.add(`${u.company_id}:${u.record_number}`);
+    }
     for (const [i, cs] of candidates)
       out[i].push(...cs.filter((c) => !taken.has(`${requests[i].companyId}:${c}`)));
     open = open.filter((i) => out[i].length < requests[i].n);
