@@ -178,6 +178,35 @@ describe('group commit without savepoints, with deferred writes (issue #24)', ()
   });
 });
 
+describe('documents sharing a declared lock (issue #24)', () => {
+  it('a document sharing a lock with one of the group being formed goes to the next group, once: a and c together, then b and e together', async () => {
+    const seen = new Map<string, number>();
+    const watched = (name: string, account: number, amount: number) => {
+      const work = doc(name, account, amount);
+      return {
+        work: (g: GroupTx) => {
+          seen.set(name, g.peers.length);
+          return work(g);
+        },
+        locks: [`acct:${account}`],
+      };
+    };
+    const r = await asOneGroup([
+      watched('a', 21, 1),
+      watched('b', 21, 2),
+      watched('c', 22, 3),
+      watched('e', 21, 4),
+    ]);
+    expect(r.every((x) => 'ok' in x)).toBe(true);
+    // a and c formed one group (b and e shared a's account: left for the next one), b and e the next.
+    expect(Object.fromEntries(seen)).toEqual({ a: 2, c: 2, b: 2, e: 2 });
+    // Numbered in that order: the first group's two before the second's.
+    const numberOf = (i: number) => Number((r[i] as { ok: string }).ok.split(':')[1].slice(2));
+    expect(Math.max(numberOf(0), numberOf(2))).toBeLessThan(Math.min(numberOf(1), numberOf(3)));
+    expect([await balance(21), await balance(22)]).toEqual([7, 3]);
+  });
+});
+
 describe('takeRecordNumbersBatch (issue #24: the numbers of a whole group in one round)', () => {
   it('numbers several ordners and years at once, continues a format without a year from the highest counter, and skips numbers used by hand', async () => {
     const c = orm.em.getConnection();

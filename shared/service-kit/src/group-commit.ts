@@ -137,8 +137,11 @@ function startSoon(key: string): void {
  * Starts groups of `key` while documents wait and fewer than {@link parallelGroups} run. A document whose
  * declared locks (`opts.locks`: its stock keys) are held by a running group of this process waits for that
  * group instead of joining a new one: groups, which lock document after document and so not in one sorted
- * order, never wait for or deadlock with each other. Waiting documents keep their order, so a later one
- * never overtakes an earlier one on the same lock.
+ * order, never wait for or deadlock with each other. A document that shares a declared lock with one of the
+ * group being formed is left for the next group, once (issue #24: within a group it would have the earlier
+ * document's writes made and its stock read again, two statements on the group's critical path); there it
+ * joins whatever it shares, so documents of one hot item still go many to a group. Waiting documents keep
+ * their order, so a later one never overtakes an earlier one on the same lock.
  */
 function startGroups(key: string): void {
   for (;;) {
@@ -147,15 +150,25 @@ function startGroups(key: string): void {
     if (!queue?.length || busy >= parallelGroups) return;
     const group: Job[] = [];
     const blocked = new Set<string>();
+    /** Locks declared by the documents of the group being formed. */
+    const taken = new Set<string>();
     const rest: Job[] = [];
     for (const job of queue) {
+      // A document sharing a lock with an earlier one of this group would have that one's writes made
+      // and its own state read again (two statements in the group's critical path): it goes to the next
+      // group instead, once; there it joins whatever it shares, so a hot item is not one group per card.
+      const shares = !job.deferred && job.locks.some((l) => taken.has(l));
       const free =
         group.length < MAX_GROUP &&
         !group[0]?.solo &&
         (!job.solo || !group.length) &&
+        !shares &&
         !job.locks.some((l) => held.has(l) || blocked.has(l));
-      if (free) group.push(job);
-      else {
+      if (free) {
+        group.push(job);
+        for (const l of job.locks) taken.add(l);
+      } else {
+        if (shares) job.deferred = true;
         rest.push(job);
         // Later documents must not overtake this one on its locks.
         for (const l of job.locks) blocked.add(l);

@@ -128,6 +128,11 @@ export interface Job {
   lazySavepoint: boolean;
   /** Stored in a group of its own: its group's shared writes failed and the culprit is not known. */
   solo: boolean;
+  /**
+   * Left for the next group once because it shared a declared lock with a document of the group being
+   * formed (group-commit.ts `startGroups`); it then joins whatever it shares.
+   */
+  deferred?: boolean;
   /** What the document declares to the other documents of its group ({@link GroupTx.peers}). */
   info?: unknown;
 }
