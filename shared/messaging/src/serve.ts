@@ -122,8 +122,23 @@ async function handleBatch(
       return { headers, data: out.data };
     }
     const replyFrame = recordToHeaders(headers);
-    const data = await outgoing(opts.nc, out.data, replyFrame);
-    return { headers: headersToRecord(replyFrame), data };
+    try {
+      const data = await outgoing(opts.nc, out.data, replyFrame);
+      return { headers: headersToRecord(replyFrame), data };
+    } catch (e) {
+      // A reply too large for the message that could not be stored aside: the request was done, its
+      // answer is lost. Its caller learns what a lone request's caller would (a 504, outcome unknown).
+      opts.log.error({ err: e, subject: contract.subject }, 'batch: a reply could not be sent');
+      const lost = new AppError(
+        ErrorKind.timeout,
+        ErrorCode.Timeout,
+        `the reply of ${contract.subject} could not be sent: the outcome is unknown; a retry with the same Idempotency-Key is safe`,
+        { outcomeUnknown: true },
+      );
+      headers['Nats-Service-Error-Code'] = String(statusOfKind[lost.kind]);
+      headers['Nats-Service-Error'] = lost.code;
+      return { headers, data: enc.encode(JSON.stringify(lost.toWire())) };
+    }
   };
   // One request per turn of the event loop: between them the process answers its I/O (the database
   // replies of a group commit in flight), instead of after the whole message's preparation (issue #24).
@@ -136,7 +151,12 @@ async function handleBatch(
   }
   const replies = await Promise.all(pending);
   replyHeaders.set(Headers.batchSize, String(replies.length));
-  msg.respond(await outgoing(opts.nc, encodeFrames(replies), replyHeaders), { headers: replyHeaders });
+  try {
+    msg.respond(await outgoing(opts.nc, encodeFrames(replies), replyHeaders), { headers: replyHeaders });
+  } catch (e) {
+    // The callers time out (504, outcome unknown), as after a lone request whose reply is lost.
+    opts.log.error({ err: e, subject: contract.subject }, 'batch: the reply could not be sent');
+  }
 }
 
 /** The outcome of one request: the reply's JSON, or an error's status, code and WireError JSON. */
