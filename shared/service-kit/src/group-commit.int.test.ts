@@ -9,7 +9,7 @@ import { ensureDatabase } from '@bm/testing/infra';
 import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type GroupTx, groupCommit, type Prepared } from './group-commit.js';
-import { takeRecordNumbersBatch } from './record-number.js';
+import { takeRecordNumbersBatch } from './record-numbers-batch.js';
 import { pgArray } from './set-insert.js';
 
 let orm: MikroORM;

@@ -12,7 +12,7 @@ import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { underDeadline } from './deadline.js';
-import { type NumberRequest, takeRecordNumbersBatch } from './record-number.js';
+import { type NumberRequest, takeRecordNumbersBatch } from './record-numbers-batch.js';
 import { executeAll, type InsertPart, insertStatements, type Statement } from './set-insert.js';
 
 /** Times a document refused by a deadlock or serialization failure is tried again in a later group. */

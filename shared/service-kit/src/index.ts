@@ -13,5 +13,7 @@ export * from './observability.js';
 export * from './orm.js';
 export * from './outbox.js';
 export * from './prepared-statements.js';
+export * from './pruning.js';
 export * from './record-number.js';
+export * from './record-numbers-batch.js';
 export * from './set-insert.js';

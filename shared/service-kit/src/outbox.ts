@@ -21,6 +21,7 @@ import { jetStreamReplicas, LARGE_EVENT_BUCKET, outgoing } from '@bm/messaging';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, errors as natsErrors, headers as natsHeaders } from '@nats-io/transport-node';
+import { pruneHourly } from './pruning.js';
 import { pgArray } from './set-insert.js';
 
 const enc = new TextEncoder();
@@ -50,44 +51,6 @@ const CLAIM_SECONDS = 15;
 
 /** How long the stream keeps an event (a consumer down for longer misses it). */
 export const EVENTS_MAX_AGE_MS = 30 * 24 * 3_600_000;
-
-/** Deletes the rows of `table` whose timestamp `column` is older than `maxAgeMs`; resolves to how many. */
-export async function pruneOlderThan(
-  orm: MikroORM,
-  table: string,
-  column: string,
-  maxAgeMs: number,
-): Promise<number> {
-  const r = await orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `delete from ${table} where "${column}" < now() - make_interval(secs => ?)`,
-      [maxAgeMs / 1000],
-      'run',
-    );
-  return Number((r as { affectedRows?: number }).affectedRows ?? 0);
-}
-
-/**
- * Runs {@link pruneOlderThan} every hour; returns the stop function. Used for published outbox rows and
- * for processed-event ids.
- */
-export function pruneHourly(
-  orm: MikroORM,
-  log: Logger,
-  table: string,
-  column: string,
-  maxAgeMs: number,
-): () => void {
-  const timer = setInterval(() => {
-    pruneOlderThan(orm, table, column, maxAgeMs).catch((e: Error) =>
-      log.warn({ err: e.message, table }, 'pruning failed'),
-    );
-  }, 3_600_000);
-  timer.unref();
-  return () => clearInterval(timer);
-}
 
 /** Creates the `EVENTS` stream (subjects `events.>`, {@link jetStreamReplicas} replicas) when it does not exist yet. */
 export async function ensureEventsStream(jsm: JetStreamManager): Promise<void> {

@@ -12,6 +12,7 @@
 import type { VatKind } from '@bm/contracts';
 import { type Dec, dec } from '@bm/money';
 import { EU_MEMBER_STATES } from './eu-vat-rates.js';
+import { outputCodesAt } from './vat-code-index.js';
 
 /** The kind of a VAT code (DESIGN §6), as the contracts define it. */
 export type { VatKind } from '@bm/contracts';
@@ -108,30 +109,6 @@ export function countryOfTaxation(profile: TaxProfile, parties: TaxParties): Tax
 }
 
 const validOn = (c: VatCodeDef, day: string) => c.validFrom <= day && (!c.validTo || day <= c.validTo);
-
-/** Output codes by country and exact rate, per code list (the master-data cache hands out one list). */
-const outputCodesByRate = new WeakMap<readonly VatCodeDef[], Map<string, VatCodeDef[]>>();
-
-/**
- * The output codes (`type` O) of `country` whose rate equals `rate`, in list order. Indexed once per code
- * list, so a ten-row invoice does not compare every code's rate as a decimal for every row (issue #24
- * profile: a tenth of the service's CPU per invoice).
- */
-function outputCodesAt(codes: readonly VatCodeDef[], country: string, rate: Dec): VatCodeDef[] {
-  let index = outputCodesByRate.get(codes);
-  if (!index) {
-    index = new Map();
-    for (const c of codes) {
-      if (c.type !== 'O') continue;
-      const k = `${c.country}|${dec(c.rate).toFixed()}`;
-      const list = index.get(k);
-      if (list) list.push(c);
-      else index.set(k, [c]);
-    }
-    outputCodesByRate.set(codes, index);
-  }
-  return index.get(`${country}|${rate.toFixed()}`) ?? [];
-}
 const validity = (c: VatCodeDef) => `${c.validFrom} – ${c.validTo ?? '…'}`;
 
 /** The kind a `vatRate` means for these parties: 0 % to an EU business is intra-Community, etc. */
