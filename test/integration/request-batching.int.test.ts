@@ -4,8 +4,10 @@
  * answer: stored documents their numbers and costs, refused ones their own error, nothing of a refused one
  * stored. A message that claims to be a batch and is not one is refused whole, with nothing done.
  */
-import { Headers } from '@bm/contracts';
-import { coalesceStats, encodeFrames } from '@bm/messaging';
+import { defineContract, Headers, z } from '@bm/contracts';
+import { createLogger } from '@bm/logger';
+import { coalesceStats, encodeFrames, request, serve } from '@bm/messaging';
+import { Svcm } from '@nats-io/services';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issue, item, ok, openYear, partner, receive, stockOf, warehouse } from '../support/fixtures.js';
@@ -121,6 +123,40 @@ describe('requests sent together', () => {
       expect(out.map((f) => f.headers['Nats-Service-Error-Code'])).toEqual(['400', '400']);
       expect(out.map((f) => f.headers['Nats-Service-Error'])).toEqual(['ValidationFailed', 'BadRequest']);
     } finally {
+      await nc.close();
+    }
+  });
+
+  it('requests sent together to a service of their own, one with a reply above the message limit: each gets its own reply, the large one through the object store', async () => {
+    const nc = await stack.natsConnect('admin');
+    const service = await new Svcm(nc).add({ name: 'batch-test', version: '1.0.0', queue: 'batch-test' });
+    const contract = defineContract({
+      subject: 'batch-test.echo',
+      request: z.object({ n: z.number().int(), big: z.boolean() }),
+      reply: z.object({ n: z.number(), text: z.string() }),
+    });
+    serve(
+      service.addGroup(''),
+      contract,
+      async (req) => ({ n: req.n * 10, text: req.big ? 'x'.repeat(2_000_000) : 'small' }),
+      { log: createLogger('batch-test', 'silent'), nc },
+    );
+    try {
+      const before = { ...coalesceStats };
+      const replies = await Promise.all(
+        [1, 2, 3].map((n) =>
+          request(nc, contract, { n, big: n === 2 }, { requestId: `r-${n}` }, { coalesce: true }),
+        ),
+      );
+      expect(coalesceStats.batches - before.batches).toBe(1);
+      expect(coalesceStats.batched - before.batched).toBe(3);
+      expect(replies.map((r) => [r.n, r.text.length])).toEqual([
+        [10, 5],
+        [20, 2_000_000],
+        [30, 5],
+      ]);
+    } finally {
+      await service.stop();
       await nc.close();
     }
   });

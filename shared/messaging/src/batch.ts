@@ -93,7 +93,8 @@ export interface CoalescedReply {
 }
 
 interface Waiting {
-  frame: Frame;
+  headers: MsgHdrs;
+  data: Uint8Array;
   timeout: number;
   resolve: (r: CoalescedReply) => void;
   reject: (e: unknown) => void;
@@ -138,7 +139,7 @@ export function coalescedRequest(
     });
   }
   return new Promise((resolve, reject) => {
-    queue.push({ frame: { headers: headersToRecord(headers), data }, timeout, resolve, reject });
+    queue.push({ headers, data, timeout, resolve, reject });
   });
 }
 
@@ -147,10 +148,7 @@ async function send(nc: NatsConnection, subject: string, batch: Waiting[]): Prom
   if (batch.length === 1) {
     const [w] = batch;
     try {
-      const m = await nc.request(subject, w.frame.data, {
-        timeout: w.timeout,
-        headers: recordToHeaders(w.frame.headers),
-      });
+      const m = await nc.request(subject, w.data, { timeout: w.timeout, headers: w.headers });
       w.resolve({ data: m.data, headers: m.headers });
     } catch (e) {
       w.reject(e);
@@ -163,7 +161,11 @@ async function send(nc: NatsConnection, subject: string, batch: Waiting[]): Prom
   try {
     const h = natsHeaders();
     h.set(Headers.batchSize, String(batch.length));
-    const body = await outgoing(nc, encodeFrames(batch.map((w) => w.frame)), h);
+    const body = await outgoing(
+      nc,
+      encodeFrames(batch.map((w) => ({ headers: headersToRecord(w.headers), data: w.data }))),
+      h,
+    );
     reply = await nc.request(subject, body, {
       timeout: Math.max(...batch.map((w) => w.timeout)),
       headers: h,

@@ -9,7 +9,7 @@
  * retention (30 days).
  */
 import { type ObjectStore, Objm } from '@nats-io/obj';
-import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 
 export const LARGE_PAYLOAD_BUCKET = 'messages';
 /** The bucket of large events' payloads (kept as long as the EVENTS stream keeps events). */
@@ -76,7 +76,7 @@ export const inlineLimit = (nc: NatsConnection) => (nc.info?.max_payload ?? 1024
 export async function outgoing(
   nc: NatsConnection,
   data: Uint8Array,
-  headers: MsgHdrs,
+  headers: { set(name: string, value: string): void },
   bucket = LARGE_PAYLOAD_BUCKET,
   name: string = crypto.randomUUID(),
 ): Promise<Uint8Array> {

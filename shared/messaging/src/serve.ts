@@ -14,7 +14,7 @@ import type { Logger } from '@bm/logger';
 import { extractTrace, inSpan, messagingProcessDuration, SpanKind, timed } from '@bm/telemetry';
 import type { ServiceGroup, ServiceMsg } from '@nats-io/services';
 import { type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
-import { decodeFrames, encodeFrames, type Frame, headersToRecord, recordToHeaders } from './batch.js';
+import { decodeFrames, encodeFrames, type Frame } from './batch.js';
 import type { RequestContext } from './context.js';
 import { incoming, outgoing } from './large-payload.js';
 import { contextFromHeaders, type HeaderReader, parseOrThrow, toAppError } from './nats.js';
@@ -121,10 +121,14 @@ async function handleBatch(
       headers['Nats-Service-Error'] = out.error.code;
       return { headers, data: out.data };
     }
-    const replyFrame = recordToHeaders(headers);
     try {
-      const data = await outgoing(opts.nc, out.data, replyFrame);
-      return { headers: headersToRecord(replyFrame), data };
+      // An offloaded reply marks the frame's own headers (Payload-Object).
+      const data = await outgoing(opts.nc, out.data, {
+        set: (k, v) => {
+          headers[k] = v;
+        },
+      });
+      return { headers, data };
     } catch (e) {
       // A reply too large for the message that could not be stored aside: the request was done, its
       // answer is lost. Its caller learns what a lone request's caller would (a 504, outcome unknown).
