@@ -117,6 +117,8 @@ export function startOutboxRelay(o: {
   /** Events published in the last round, marked `published_at` by the next round's statement. */
   let published: string[] = [];
   const table = `"${o.schema}"."outbox"`;
+  /** Marks the events of an array parameter published (and unclaimed). */
+  const markPublished = `update ${table} set "published_at" = now(), "claimed_until" = null where "id" = any(?::uuid[])`;
   const db = () => o.orm.em.getConnection();
 
   /**
@@ -133,9 +135,7 @@ export function startOutboxRelay(o: {
     }
     const marking = pgArray(published);
     const claimed = await db().execute<(Row & { attempts: number; created_at: Date | string })[]>(
-      `with "done" as (
-         update ${table} set "published_at" = now(), "claimed_until" = null where "id" = any(?::uuid[])
-       ), "next" as (
+      `with "done" as (${markPublished}), "next" as (
          select "id" from ${table}
           where "published_at" is null and ("claimed_until" is null or "claimed_until" < now())
             and not ("id" = any(?::uuid[]))
@@ -231,10 +231,7 @@ export function startOutboxRelay(o: {
       // Paused or closed with marks pending: make them without claiming more.
       const ids = pgArray(published);
       published = [];
-      await db().execute(
-        `update ${table} set "published_at" = now(), "claimed_until" = null where "id" = any(?::uuid[])`,
-        [ids],
-      );
+      await db().execute(markPublished, [ids]);
     }
     return n;
   };

@@ -29,6 +29,11 @@ export interface NumberRequest {
   n: number;
 }
 
+/** Which of the (company, record number) pairs of two array parameters documents of `table` use. */
+const usedAmong = (table: string) =>
+  `select "company_id", "record_number" from ${table}
+    where ("company_id", "record_number") in (select * from unnest(?::uuid[], ?::text[]))`;
+
 /**
  * Record numbers for the requests of a group commit, in one round trip for any number of ordners and
  * companies (issue #24; DESIGN §5 "Record numbers"): one statement advances the counter row of every
@@ -94,8 +99,7 @@ export async function takeRecordNumbersBatch(
          on conflict ("ordner_id", "year") do update
            set "last_value" = "ordner_counter"."last_value" + (select u."w" from u where u."o" = excluded."ordner_id" and u."y" = excluded."year")
          returning "ordner_id", "year", "last_value"),
-       h as (select "company_id", "record_number" from ${table}
-              where ("company_id", "record_number") in (select * from unnest(?::uuid[], ?::text[])))
+       h as (${usedAmong(table)})
        select 'c' as "k", c."ordner_id"::text as "a", c."year"::text as "b", c."last_value"::text as "v" from c
        union all select 'h', h."company_id"::text, h."record_number", null from h`,
       [
@@ -114,20 +118,21 @@ export async function takeRecordNumbersBatch(
     for (const c of sorted) {
       const end = last.get(`${c.ordnerId}:${c.key}`)!;
       const start = end - total(c) + 1;
-      const right = lastSeen.get(seenKey(c)) === start - 1;
-      candidatesFrom(c, start, candidates);
-      if (!right)
+      if (lastSeen.get(seenKey(c)) === start - 1)
+        // Predicted right: its candidates were looked up with the counter.
+        for (const i of c.parts) candidates.set(i, predicted.get(i)!);
+      else {
+        candidatesFrom(c, start, candidates);
         for (const i of c.parts)
           for (const x of candidates.get(i)!) unchecked.push([requests[i].companyId, x]);
+      }
       remember(seenKey(c), end);
     }
     if (unchecked.length) {
-      const used = await execBound<{ company_id: string; record_number: string }>(
-        em,
-        `select "company_id", "record_number" from ${table}
-          where ("company_id", "record_number") in (select * from unnest(?::uuid[], ?::text[]))`,
-        [pgArray(unchecked.map((a) => a[0])), pgArray(unchecked.map((a) => a[1]))],
-      );
+      const used = await execBound<{ company_id: string; record_number: string }>(em, usedAmong(table), [
+        pgArray(unchecked.map((a) => a[0])),
+        pgArray(unchecked.map((a) => a[1])),
+      ]);
       for (const u of used) taken.add(`${u.company_id}:${u.record_number}`);
     }
     for (const [i, cs] of candidates)
