@@ -9,7 +9,6 @@ import type { Logger } from '@bm/logger';
 import type { NatsConnection } from '@bm/messaging';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Pool } from 'pg';
 import { type GatewayConfig, loadConfig } from './config.js';
@@ -20,6 +19,7 @@ import type { IdempotencyStore } from './identity/idempotency.store.js';
 import type { IdentityService } from './identity/identity.service.js';
 import { auth } from './middleware/auth.js';
 import { AuthGuard } from './middleware/auth-guard.js';
+import { bodyLimit } from './middleware/body-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { requestId } from './middleware/request-id.js';
 import { telemetry } from './middleware/telemetry.js';
@@ -107,13 +107,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   });
   app.use(
     '*',
-    bodyLimit({
-      maxSize: deps.config.BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new HTTPException(413, {
-          message: `request body larger than ${deps.config.BODY_LIMIT_BYTES} bytes`,
-        });
-      },
+    bodyLimit(deps.config.BODY_LIMIT_BYTES, () => {
+      throw new HTTPException(413, {
+        message: `request body larger than ${deps.config.BODY_LIMIT_BYTES} bytes`,
+      });
     }),
   );
 
