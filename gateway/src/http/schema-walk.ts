@@ -15,7 +15,7 @@ import type { FieldError } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { JsonNumber, plainJson } from './codec.js';
 
-type AnySchema = { _zod: { def: any } };
+export type AnySchema = { _zod: { def: any } };
 const WRAPPERS = new Set([
   'optional',
   'nullable',
@@ -59,7 +59,8 @@ function unwrapOnce(s: AnySchema): AnySchema | undefined {
   return cur;
 }
 
-const kind = (s: AnySchema | undefined): string | undefined => s?._zod.def.type;
+/** The type of a schema (`object`, `array`, `string`, …), as zod names it. */
+export const kind = (s: AnySchema | undefined): string | undefined => s?._zod.def.type;
 
 /** True when the field accepts null and is not an object or array (those read `''` as empty). */
 const isNullableLeaf = memo((s: AnySchema): boolean => {
@@ -74,7 +75,8 @@ const isNullableLeaf = memo((s: AnySchema): boolean => {
   }
   return false;
 });
-const shapeOf = (s: AnySchema | undefined): Record<string, AnySchema> =>
+/** An object schema's fields (none for any other schema). */
+export const shapeOf = (s: AnySchema | undefined): Record<string, AnySchema> =>
   kind(s) === 'object' ? s!._zod.def.shape : {};
 /** An object schema's field names by their lower case (input names match case-insensitively). */
 const namesOf = memo(
@@ -248,8 +250,14 @@ export function renderOutput(schema: AnySchema | undefined, value: unknown, form
   if (value instanceof Uint8Array) return value;
   const shape = shapeOf(s);
   const out: Record<string, unknown> = {};
+  // Own fields only: a reply key such as `valueOf` is not a field of the schema.
   for (const k of Object.keys(value))
-    out[k] = renderOutput(shape[k], (value as Record<string, unknown>)[k], format);
+    out[k] = renderOutput(
+      Object.hasOwn(shape, k) ? shape[k] : undefined,
+      (value as Record<string, unknown>)[k],
+      format,
+    );
   return out;
 }
-const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** A decimal field's text as the system keeps it (rendered as a JSON number). */
+export const DECIMAL = /^-?\d+(\.\d+)?$/;

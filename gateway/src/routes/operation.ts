@@ -15,6 +15,7 @@ import { parseJsonLossless, parseXmlBody, toXml } from '../http/codec.js';
 import type { Format } from '../http/negotiate.js';
 import { documentNullables } from '../http/openapi-nullables.js';
 import { problemResponses } from '../http/problem-responses.js';
+import { renderJson } from '../http/render-json.js';
 import { normalizeInput, renderOutput } from '../http/schema-walk.js';
 import type { AuthVariables } from '../middleware/auth.js';
 import type { RequestIdVariables } from '../middleware/request-id.js';
@@ -119,10 +120,13 @@ export function render(
   value: unknown,
   format: Format,
 ): Response {
-  const out = renderOutput(schema as any, value, format);
   if (format === 'xml')
-    return c.body(toXml(root, out), status as any, { 'Content-Type': 'application/xml; charset=utf-8' });
-  return c.body(JSON.stringify(out), status as any, { 'Content-Type': 'application/json; charset=utf-8' });
+    return c.body(toXml(root, renderOutput(schema as any, value, format)), status as any, {
+      'Content-Type': 'application/xml; charset=utf-8',
+    });
+  return c.body((renderJson(schema as any, value) ?? null) as string, status as any, {
+    'Content-Type': 'application/json; charset=utf-8',
+  });
 }
 
 /** The headers every NATS message of this request carries: tenant, user, request id, time zone (DESIGN §1). */
