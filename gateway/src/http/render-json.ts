@@ -1,72 +1,113 @@
 /**
- * A reply written as JSON text in one walk (DESIGN §2 "Numbers"): decimal fields (strings inside the
- * system) as exact JSON numbers in canonical form, everything else as `JSON.stringify` writes it. The same
- * text as `JSON.stringify(renderOutput(schema, value, 'json'))`, without the copy of the reply and a
- * `JSON.rawJSON` per decimal (issue #24: the two were 11 % of the gateway's CPU per invoice).
+ * A reply written as JSON text (DESIGN §2 "Numbers"): decimal fields (strings inside the system) as exact
+ * JSON numbers in canonical form, everything else as `JSON.stringify` writes it. The same text as
+ * `JSON.stringify(renderOutput(schema, value, 'json'))`, by a writer compiled once per reply schema: each
+ * object field's key text and writer are looked up once per field, not found through the schema's
+ * wrappers for every value, and no copy of the reply with a `JSON.rawJSON` per decimal is made (issue #24).
  */
 import { isDecimalSchema } from '@bm/contracts';
 import { type AnySchema, canonicalDecimal, DECIMAL, kind, shapeOf, unwrap } from './schema-walk.js';
 
+/** Writes one value: its JSON text, or undefined where JSON has none (undefined, a function, a symbol). */
+type Writer = (value: unknown) => string | undefined;
+
 /**
  * The JSON text of `value` rendered against `schema` (a reply schema of the contracts); `undefined` when
- * `JSON.stringify` would give none (an undefined or function value).
+ * `JSON.stringify` would give none.
  */
 export function renderJson(schema: AnySchema | undefined, value: unknown): string | undefined {
-  const out: string[] = [];
-  return write(out, schema, value) ? out.join('') : undefined;
+  return schema ? writerOf(schema)(value) : generic(undefined, value);
 }
 
-/** Appends `value`'s text to `out`; false (nothing appended) where JSON has no value for it. */
-function write(out: string[], schema: AnySchema | undefined, value: unknown): boolean {
+const writers = new WeakMap<AnySchema, Writer>();
+
+/** The writer of a schema, compiled on first use (schemas are fixed at start-up). */
+function writerOf(schema: AnySchema): Writer {
+  let w = writers.get(schema);
+  if (!w) {
+    // A lazy schema may refer to itself: the entry is a forwarder until the writer is built.
+    let built: Writer | undefined;
+    writers.set(schema, (v) => built!(v));
+    built = compile(schema);
+    writers.set(schema, built);
+    w = built;
+  }
+  return w;
+}
+
+function compile(schema: AnySchema): Writer {
+  const s = unwrap(schema);
+  if (!s) return (v) => generic(undefined, v);
+  if (isDecimalSchema(s))
+    return (v) => (typeof v === 'string' && DECIMAL.test(v) ? canonicalDecimal(v) : generic(s, v));
+  const k = kind(s);
+  if (k === 'array') {
+    let element: Writer | undefined;
+    return (v) => {
+      if (!Array.isArray(v)) return generic(s, v);
+      element ??= writerOf(s._zod.def.element);
+      let out = '[';
+      for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + (element(v[i]) ?? 'null');
+      return `${out}]`;
+    };
+  }
+  if (k === 'object') {
+    const shape = shapeOf(s);
+    let fields: Map<string, { key: string; write: Writer }> | undefined;
+    return (v) => {
+      if (!v || typeof v !== 'object' || Array.isArray(v) || v instanceof Uint8Array) return generic(s, v);
+      fields ??= new Map(
+        Object.keys(shape).map((name) => [
+          name,
+          { key: `${JSON.stringify(name)}:`, write: writerOf(shape[name]) },
+        ]),
+      );
+      let out = '{';
+      for (const name of Object.keys(v)) {
+        const value = (v as Record<string, unknown>)[name];
+        const field = fields.get(name);
+        const text = field ? field.write(value) : generic(undefined, value);
+        if (text === undefined) continue;
+        out += `${out.length > 1 ? ',' : ''}${field ? field.key : `${JSON.stringify(name)}:`}${text}`;
+      }
+      return `${out}}`;
+    };
+  }
+  return (v) => (typeof v === 'string' ? JSON.stringify(v) : generic(s, v));
+}
+
+/** Any value against any schema, walked as renderOutput walks it (the cases the writers above do not expect). */
+function generic(schema: AnySchema | undefined, value: unknown): string | undefined {
   switch (typeof value) {
     case 'string': {
       const s = unwrap(schema);
-      out.push(
-        s && isDecimalSchema(s) && DECIMAL.test(value) ? canonicalDecimal(value) : JSON.stringify(value),
-      );
-      return true;
+      return s && isDecimalSchema(s) && DECIMAL.test(value) ? canonicalDecimal(value) : JSON.stringify(value);
     }
     case 'number':
     case 'boolean':
-      out.push(JSON.stringify(value));
-      return true;
+      return JSON.stringify(value);
     case 'object':
       break;
     default:
       // undefined, functions and symbols have no JSON text; a bigint makes JSON.stringify throw.
       if (typeof value === 'bigint') JSON.stringify(value);
-      return false;
+      return undefined;
   }
-  if (value === null) {
-    out.push('null');
-    return true;
-  }
-  // A byte array passes unrendered, as renderOutput leaves it.
-  if (value instanceof Uint8Array) {
-    out.push(JSON.stringify(value));
-    return true;
-  }
+  // null, and a byte array (renderOutput leaves it as it is).
+  if (value === null || value instanceof Uint8Array) return JSON.stringify(value);
   const s = unwrap(schema);
   if (Array.isArray(value)) {
     const el = kind(s) === 'array' ? s!._zod.def.element : undefined;
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i) out.push(',');
-      if (!write(out, el, value[i])) out.push('null');
-    }
-    out.push(']');
-    return true;
+    return `[${value.map((v) => generic(el, v) ?? 'null').join(',')}]`;
   }
   const shape = shapeOf(s);
-  out.push('{');
-  let first = true;
+  let out = '{';
   for (const k of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[k];
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    out.push(first ? '' : ',', JSON.stringify(k), ':');
-    write(out, Object.hasOwn(shape, k) ? shape[k] : undefined, v);
-    first = false;
+    const text = generic(
+      Object.hasOwn(shape, k) ? shape[k] : undefined,
+      (value as Record<string, unknown>)[k],
+    );
+    if (text !== undefined) out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${text}`;
   }
-  out.push('}');
-  return true;
+  return `${out}}`;
 }

@@ -225,10 +225,15 @@ export function normalizeInput(
 
 /** Canonical text of a decimal string: no trailing fraction zeros, no `-0` (`"1.50"` → `"1.5"`). */
 export function canonicalDecimal(v: string): string {
-  let s = v.includes('.') ? v.replace(/0+$/, '').replace(/\.$/, '') : v;
-  if (/^-0*$/.test(s)) s = '0';
-  return s;
+  let end = v.length;
+  if (v.includes('.')) {
+    while (v.charCodeAt(end - 1) === 48) end--; // '0'
+    if (v.charCodeAt(end - 1) === 46) end--; // '.'
+  }
+  const s = end === v.length ? v : v.slice(0, end);
+  return s.charCodeAt(0) === 45 && NEGATIVE_ZERO.test(s) ? '0' : s; // '-'
 }
+const NEGATIVE_ZERO = /^-0*$/;
 
 /**
  * Prepares a reply for output: decimal fields (strings inside the system) in canonical form, and for
