@@ -14,8 +14,12 @@ export type Dec = InstanceType<typeof Dec>;
 /** Accepted inputs: decimal strings, Dec instances and safe integers. */
 export type DecLike = string | Dec | number;
 
-/** Parses a decimal. Numbers are accepted only as integers (no binary fractions). */
+/**
+ * Parses a decimal. Numbers are accepted only as integers (no binary fractions). A Dec is returned as it
+ * is (decimals are immutable): `round2`, `fmt` and `sum` of a computed value make no copy of it.
+ */
 export function dec(v: DecLike): Dec {
+  if (v instanceof Dec) return v;
   if (typeof v === 'number' && !Number.isSafeInteger(v)) {
     throw new TypeError(`non-integer number ${v} given as decimal; pass a string`);
   }
