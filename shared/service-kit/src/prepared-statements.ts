@@ -13,7 +13,8 @@
  * by itself when a table it uses changes (migrations).
  *
  * The same hook lets a transaction's `begin` carry statements of its own ({@link setBeginSuffix}): the
- * request deadline's `set_config` goes with it in one round trip instead of a second one (issue #24).
+ * request deadline's `set_config` goes with it in one round trip instead of a second one (issue #24);
+ * and it sends a statement sequence ({@link SEQUENCE_MARK}) as one simple query.
  */
 import pg from 'pg';
 
@@ -36,6 +37,12 @@ export function setBeginSuffix(fn: () => string | undefined): void {
   beginSuffix = fn;
 }
 
+/**
+ * The first words of a statement sequence (bound-query.ts `execSequence`): several statements, with their
+ * values written in, sent as one simple query; the caller gets each statement's rows (`rows[i]`).
+ */
+export const SEQUENCE_MARK = '/* bm:sequence */';
+
 /** Installs the naming on pg's client (once per process); every pool of the process uses it. */
 export function usePreparedStatements(): void {
   if (installed) return;
@@ -50,6 +57,14 @@ export function usePreparedStatements(): void {
         return (query.call(this, `begin; ${suffix}`) as Promise<unknown>).then((r) =>
           Array.isArray(r) ? r[0] : r,
         );
+    }
+    if (typeof config === 'string' && config.startsWith(SEQUENCE_MARK) && callback === undefined) {
+      // One result per statement (pg gives an array for several, one result for one).
+      return (query.call(this, config) as Promise<unknown>).then((r) => ({
+        command: 'SELECT',
+        rowCount: null,
+        rows: (Array.isArray(r) ? r : [r]).map((x: { rows: unknown[] }) => x.rows),
+      }));
     }
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
       let name = named.get(config);

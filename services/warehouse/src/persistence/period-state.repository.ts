@@ -8,7 +8,7 @@
  * behind it and then sees the period closed).
  */
 import { ErrorCode, unprocessable } from '@bm/errors';
-import { type EntityManager, execBound, pgArray } from '@bm/service-kit';
+import { type EntityManager, execSequence, pgArray } from '@bm/service-kit';
 
 /**
  * Inside a card's transaction: share-locks the period and checks that the warehouse's copy does not say
@@ -39,7 +39,7 @@ export const periodClosedMeanwhile = (path = 'dateAccounting') =>
 /**
  * {@link lockOpenPeriodState} for the periods of a whole group commit (issue #24): share-locks them all
  * with one statement (in the order of their ids) and reads which of them the warehouse's copy knows as
- * closed with one more, after the locks. Returns the closed ids; each card refuses itself when its own
+ * closed with one more, after the locks, both in one round trip. Returns the closed ids; each card refuses itself when its own
  * period is among them ({@link periodClosedMeanwhile}).
  */
 export async function lockPeriodStates(
@@ -50,17 +50,19 @@ export async function lockPeriodStates(
     a.periodId < b.periodId ? -1 : 1,
   );
   if (!ids.length) return new Set();
-  await execBound(
-    tx,
-    `select pg_advisory_xact_lock_shared(hashtextextended(p, 0)) from unnest(?::text[]) as p`,
-    [pgArray(ids.map((p) => p.periodId))],
-  );
-  const rows = await execBound<{ id: string }>(
-    tx,
-    `select "id" from "warehouse"."period_state"
-      where "closed" and ("company_id", "id") in (select * from unnest(?::uuid[], ?::uuid[]))`,
-    [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
-  );
+  // The locks, then the read in a statement of its own (its snapshot taken once they are held), in one
+  // round trip.
+  const [, rows] = (await execSequence(tx, [
+    {
+      sql: `select pg_advisory_xact_lock_shared(hashtextextended(p, 0)) from unnest(?::text[]) as p`,
+      params: [pgArray(ids.map((p) => p.periodId))],
+    },
+    {
+      sql: `select "id" from "warehouse"."period_state"
+             where "closed" and ("company_id", "id") in (select * from unnest(?::uuid[], ?::uuid[]))`,
+      params: [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
+    },
+  ])) as [unknown, { id: string }[]];
   return new Set(rows.map((r) => r.id));
 }
 
