@@ -254,7 +254,8 @@ export function renderOutput(schema: AnySchema | undefined, value: unknown, form
   }
   if (value instanceof Uint8Array) return value;
   const shape = shapeOf(s);
-  const out: Record<string, unknown> = {};
+  // No prototype: a key `__proto__` (an own field after JSON.parse) stays a field, not a prototype.
+  const out: Record<string, unknown> = Object.create(null);
   // Own fields only: a reply key such as `valueOf` is not a field of the schema.
   for (const k of Object.keys(value))
     out[k] = renderOutput(
