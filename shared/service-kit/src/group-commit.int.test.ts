@@ -290,4 +290,39 @@ describe('takeRecordNumbersBatch (issue #24: the numbers of a whole group in one
       .catch(() => undefined);
     expect(await take(1)).toEqual([['Q013']]);
   });
+
+  it('two transactions of this process numbering one counter at once get distinct numbers (the second predicted from where the first had not yet left it)', async () => {
+    const ordner = { id: '00000000-0000-0000-0000-0000000000b5', numberFormat: 'R{seq:3}' };
+    const request = (n: number) => [
+      { schema: 'gc', table: 'gc.doc', companyId: company, ordner, year: 2026, n },
+    ];
+    // The counter is known to this process (R001–R002).
+    expect(await orm.em.fork().transactional((tx) => takeRecordNumbersBatch(tx, request(2)))).toEqual([
+      ['R001', 'R002'],
+    ]);
+    // A and B start together: both predict R003 on from where this process last left the counter. The
+    // first to run its counter statement holds the row until its commit, the other waits for it; when
+    // the other's answer comes, the first has moved the mark to its own end, which must not make the
+    // other's stale prediction look right.
+    let commit!: () => void;
+    const gate = new Promise<void>((r) => {
+      commit = r;
+    });
+    const take = (n: number) =>
+      orm.em.fork().transactional(async (tx) => {
+        const numbers = await takeRecordNumbersBatch(tx, request(n));
+        await gate;
+        return numbers;
+      });
+    // Connections ready in the pool, so that both begin and predict at once.
+    await Promise.all(
+      [1, 2, 3].map(() => orm.em.fork().transactional((tx) => tx.execute('select pg_sleep(0.05)'))),
+    );
+    const both = Promise.all([take(3), take(2)]);
+    await new Promise((r) => setTimeout(r, 200));
+    commit();
+    const [a, b] = await both;
+    const all = [...a[0], ...b[0]].sort();
+    expect(all).toEqual(['R003', 'R004', 'R005', 'R006', 'R007']);
+  });
 });

@@ -82,9 +82,18 @@ export async function takeRecordNumbersBatch(
       }
     };
     const predicted = new Map<number, string[]>();
+    /**
+     * Where each counter's prediction starts. Checked against the counter's answer, not against
+     * {@link lastSeen} then: another transaction of this process numbering the same counter meanwhile
+     * (a group of another key, or of `GROUP_COMMIT_PARALLEL` > 1) moves the mark while this statement
+     * waits for its row, and its end is exactly where this one's numbers start.
+     */
+    const predictedStart = new Map<string, number>();
     for (const c of sorted) {
       const seen = lastSeen.get(seenKey(c));
-      if (seen !== undefined) candidatesFrom(c, seen + 1, predicted);
+      if (seen === undefined) continue;
+      candidatesFrom(c, seen + 1, predicted);
+      predictedStart.set(seenKey(c), seen + 1);
     }
     const ask = [...predicted].flatMap(([i, cs]) => cs.map((x) => [requests[i].companyId, x] as const));
     const rows = await execBound<{ k: 'c' | 'h'; a: string; b: string; v: string | null }>(
@@ -118,7 +127,7 @@ export async function takeRecordNumbersBatch(
     for (const c of sorted) {
       const end = last.get(`${c.ordnerId}:${c.key}`)!;
       const start = end - total(c) + 1;
-      if (lastSeen.get(seenKey(c)) === start - 1)
+      if (predictedStart.get(seenKey(c)) === start)
         // Predicted right: its candidates were looked up with the counter.
         for (const i of c.parts) candidates.set(i, predicted.get(i)!);
       else {
