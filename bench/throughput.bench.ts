@@ -24,6 +24,8 @@ const ITEMS = COMPANIES > 1 ? 50 : 1000;
 const s = await startBenchStack();
 const rows: string[] = [];
 const statements: string[] = [];
+/** The answers that were not 2xx, by status and problem code (a count without them says nothing). */
+const refused = new Map<string, number>();
 try {
   for (let i = 1; i < Number(process.env.WAREHOUSE_REPLICAS ?? 1); i++)
     await s.addReplica('services/warehouse/src/main.ts');
@@ -62,6 +64,15 @@ try {
           setupRequest: (req: any) => {
             const co = next();
             return { ...req, headers: co.headers, body: k.body(co) };
+          },
+          onResponse: (status: number, body: string) => {
+            if (status < 300) return;
+            let code = '?';
+            try {
+              code = JSON.parse(body).code ?? '?';
+            } catch {}
+            const key = `${k.path} ${status} ${code}`;
+            refused.set(key, (refused.get(key) ?? 0) + 1);
           },
         },
       ],
@@ -104,4 +115,5 @@ console.log(
 );
 console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
+if (refused.size) console.log(`\nnot 2xx: ${[...refused].map(([k, n]) => `${n} × ${k}`).join('; ')}`);
 for (const r of statements) console.log(r);
