@@ -35,7 +35,6 @@
  * group (steps 1–3) is group-transaction.ts.
  */
 
-import { framesStarting } from '@bm/messaging';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentDeadline } from './deadline.js';
 import { commitGroup, type GroupTx, type Job, type Prepared } from './group-transaction.js';
@@ -109,28 +108,19 @@ export function groupCommit<T>(
 
 /** Keys whose groups start at the end of this turn of the event loop. */
 const starting = new Set<string>();
-/** Longest a waiting document is held for the rest of its message's requests, ms. */
-const HOLD_FOR_BATCH_MS = 5;
 
 /**
- * Starts `key`'s groups at the end of this turn of the event loop, and while the requests of a message
- * that carries several (serve.ts, batch.ts) are still being started, after them: so they go as one group
- * instead of the first ones alone and the rest after them (issue #24). A document waits so at most
- * {@link HOLD_FOR_BATCH_MS}.
+ * Starts `key`'s groups at the end of this turn of the event loop, so that the documents that arrive in
+ * one turn (the requests of one NATS message, serve.ts and batch.ts) go as one group instead of the first
+ * alone and the rest after it (issue #24).
  */
 function startSoon(key: string): void {
   if (starting.has(key)) return;
   starting.add(key);
-  const tick = () => {
-    const first = queues.get(key)?.[0];
-    if (framesStarting() > 0 && first && performance.now() - first.queuedAt < HOLD_FOR_BATCH_MS) {
-      setImmediate(tick);
-      return;
-    }
+  setImmediate(() => {
     starting.delete(key);
     startGroups(key);
-  };
-  setImmediate(tick);
+  });
 }
 
 /**
