@@ -223,17 +223,24 @@ export function normalizeInput(
   return plainJson(value);
 }
 
-/** Canonical text of a decimal string: no trailing fraction zeros, no `-0` (`"1.50"` → `"1.5"`). */
+/**
+ * Canonical text of a decimal string: no trailing fraction zeros, no leading zeros, no `-0` (`"1.50"` →
+ * `"1.5"`, `"007"` → `"7"`): valid as a JSON number.
+ */
 export function canonicalDecimal(v: string): string {
   let end = v.length;
   if (v.includes('.')) {
     while (v.charCodeAt(end - 1) === 48) end--; // '0'
     if (v.charCodeAt(end - 1) === 46) end--; // '.'
   }
-  const s = end === v.length ? v : v.slice(0, end);
-  return s.charCodeAt(0) === 45 && NEGATIVE_ZERO.test(s) ? '0' : s; // '-'
+  const negative = v.charCodeAt(0) === 45; // '-'
+  let start = negative ? 1 : 0;
+  // No leading zeros in the integer part ("007.5" → "7.5"): a JSON number cannot have them.
+  while (start < end - 1 && v.charCodeAt(start) === 48 && v.charCodeAt(start + 1) !== 46) start++;
+  if (start === 0 && end === v.length) return v;
+  const digits = v.slice(start, end);
+  return digits === '0' || !negative ? digits : `-${digits}`;
 }
-const NEGATIVE_ZERO = /^-0*$/;
 
 /**
  * Prepares a reply for output: decimal fields (strings inside the system) in canonical form, and for
