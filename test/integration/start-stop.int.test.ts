@@ -6,7 +6,7 @@
  * the PostgreSQL and NATS ports it used.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +101,13 @@ const scriptOf = (pids: number[]) =>
   })!;
 
 const started: number[][] = [];
+/** The stacks' local folders (their PostgreSQL and NATS data): removed at the end. */
+const locals: string[] = [];
+const localFolder = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-stop-'));
+  locals.push(dir);
+  return dir;
+};
 afterAll(async () => {
   // A failed test must not leave a stack running: the script first (it stops its servers), then the rest.
   for (const pids of started) {
@@ -115,11 +122,12 @@ afterAll(async () => {
       } catch {
         /* gone */
       }
+  for (const dir of locals) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Starts the stack through pnpm and waits until it is up; returns the processes and the server ports. */
 async function upAndRunning() {
-  const local = mkdtempSync(join(tmpdir(), 'bm-stop-'));
+  const local = localFolder();
   const { child, output } = await pnpmStart(local);
   await waitFor(
     'the stack is up',
@@ -169,7 +177,7 @@ describe('stopping pnpm start', () => {
   });
 
   it('SIGINT during start-up stops what was started', async () => {
-    const local = mkdtempSync(join(tmpdir(), 'bm-stop-'));
+    const local = localFolder();
     const { child, output } = await pnpmStart(local);
     // Once the servers run and the processes are being started.
     await waitFor(
