@@ -6,7 +6,7 @@
  * restarted; Ctrl-C (SIGINT) stops everything, the local PostgreSQL and nats-server included.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@bm/testing/infra';
@@ -23,6 +23,13 @@ afterAll(async () => {
     child.kill('SIGINT');
     await new Promise((r) => child!.once('exit', r));
   }
+  // The stack's data (its PostgreSQL cluster, wherever it was kept) goes with the test.
+  let moved: string | undefined;
+  try {
+    moved = readFileSync(join(local, 'data', 'pgdata-location'), 'utf8').trim();
+  } catch {}
+  if (moved) rmSync(moved, { recursive: true, force: true });
+  rmSync(local, { recursive: true, force: true });
 });
 
 /** Connects to the local PostgreSQL of `pnpm start`, runs one query, disconnects. */
