@@ -6,13 +6,14 @@
  * restarted; Ctrl-C (SIGINT) stops everything, the local PostgreSQL and nats-server included.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@bm/testing/infra';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeStackFolder } from '../support/stack-folder.js';
 
 // A path with a space, as a user's clone may have.
 const local = mkdtempSync(join(tmpdir(), 'bm start-'));
@@ -24,12 +25,7 @@ afterAll(async () => {
     await new Promise((r) => child!.once('exit', r));
   }
   // The stack's data (its PostgreSQL cluster, wherever it was kept) goes with the test.
-  let moved: string | undefined;
-  try {
-    moved = readFileSync(join(local, 'data', 'pgdata-location'), 'utf8').trim();
-  } catch {}
-  if (moved) rmSync(moved, { recursive: true, force: true });
-  rmSync(local, { recursive: true, force: true });
+  removeStackFolder(local);
 });
 
 /** Connects to the local PostgreSQL of `pnpm start`, runs one query, disconnects. */

@@ -6,12 +6,13 @@
  * the PostgreSQL and NATS ports it used.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@bm/testing/infra';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeStackFolder } from '../support/stack-folder.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -122,7 +123,7 @@ afterAll(async () => {
       } catch {
         /* gone */
       }
-  for (const dir of locals) rmSync(dir, { recursive: true, force: true });
+  for (const dir of locals) removeStackFolder(dir);
 });
 
 /** Starts the stack through pnpm and waits until it is up; returns the processes and the server ports. */
