@@ -17,6 +17,34 @@ interface Executor {
 }
 
 /**
+ * `sql` with the `n`-th `?` (0-based) outside quotes replaced by `placeholder(n)`; `??` stays a literal
+ * `?`. Returns the text and how many placeholders it had.
+ */
+function replacePlaceholders(
+  sql: string,
+  placeholder: (n: number) => string,
+): { text: string; count: number } {
+  let text = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i];
+    if (quote) {
+      text += ch;
+      if (ch === quote) quote = undefined;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      text += ch;
+    } else if (ch === '?' && sql[i + 1] === '?') {
+      text += '?';
+      i++;
+    } else if (ch === '?') text += placeholder(n++);
+    else text += ch;
+  }
+  return { text, count: n };
+}
+
+/**
  * `sql` with each `?` outside quotes and comments replaced by `$n` (1-based, in order); `??` stays a
  * literal `?`. Cached per text: the hot statements are a handful of fixed texts.
  */
@@ -24,23 +52,7 @@ const numberedCache = new Map<string, string>();
 export function numberPlaceholders(sql: string): string {
   const hit = numberedCache.get(sql);
   if (hit !== undefined) return hit;
-  let out = '';
-  let n = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < sql.length; i++) {
-    const ch = sql[i];
-    if (quote) {
-      out += ch;
-      if (ch === quote) quote = undefined;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      out += ch;
-    } else if (ch === '?' && sql[i + 1] === '?') {
-      out += '?';
-      i++;
-    } else if (ch === '?') out += `$${++n}`;
-    else out += ch;
-  }
+  const out = replacePlaceholders(sql, (n) => `$${n + 1}`).text;
   if (numberedCache.size < 5000) numberedCache.set(sql, out);
   return out;
 }
@@ -71,27 +83,12 @@ function literal(v: unknown): string {
 
 /** `sql` with each `?` placeholder (as {@link numberPlaceholders} reads them) replaced by its value's literal. */
 export function inlinePlaceholders(sql: string, params: readonly unknown[]): string {
-  let out = '';
-  let n = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < sql.length; i++) {
-    const ch = sql[i];
-    if (quote) {
-      out += ch;
-      if (ch === quote) quote = undefined;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      out += ch;
-    } else if (ch === '?' && sql[i + 1] === '?') {
-      out += '?';
-      i++;
-    } else if (ch === '?') {
-      if (n >= params.length) throw new Error('execSequence: more placeholders than parameters');
-      out += literal(params[n++]);
-    } else out += ch;
-  }
-  if (n !== params.length) throw new Error('execSequence: more parameters than placeholders');
-  return out;
+  const { text, count } = replacePlaceholders(sql, (n) => {
+    if (n >= params.length) throw new Error('execSequence: more placeholders than parameters');
+    return literal(params[n]);
+  });
+  if (count !== params.length) throw new Error('execSequence: more parameters than placeholders');
+  return text;
 }
 
 /**
