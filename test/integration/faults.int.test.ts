@@ -13,7 +13,7 @@ import { freePort, startNats } from '@bm/testing/infra';
 import { ensureNatsAuth, natsEnv } from '@bm/testing/nats-auth';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issue, item, ok, openYear, partner, receive, stockOf, warehouse } from '../support/fixtures.js';
+import { companyWithPartner, issue, item, ok, receive, stockOf, warehouse } from '../support/fixtures.js';
 import { type Client, type Reply, type Stack, startStack } from '../support/stack.js';
 
 const TIMEOUT_MS = 3000;
@@ -64,9 +64,7 @@ beforeAll(async () => {
   });
   nc = await stack.natsConnect('admin');
   child = await startWarehouseProcess();
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
 });
 afterAll(async () => {
   child?.kill('SIGKILL');

@@ -5,7 +5,7 @@
  */
 import { faults } from '@bm/service-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { issue, item, ok, openYear, partner, receive, stockOf, warehouse } from '../support/fixtures.js';
+import { companyWithPartner, issue, item, ok, receive, stockOf, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -15,9 +15,7 @@ let partnerId: string;
 beforeAll(async () => {
   // A short gateway deadline so that the forced 504 comes quickly.
   stack = await startStack({ requestTimeoutMs: 1500 });
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
 });
 afterEach(() => {
   faults.beforeCommitDelayMs = 0;

@@ -10,7 +10,7 @@ import { coalesceStats, encodeFrames, request, serve } from '@bm/messaging';
 import { Svcm } from '@nats-io/services';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issue, item, ok, openYear, partner, receive, stockOf, warehouse } from '../support/fixtures.js';
+import { companyWithPartner, issue, item, ok, receive, stockOf, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 
 const CREATE_CARD = 'warehouse.issue-cards.create';
@@ -20,9 +20,7 @@ let partnerId: string;
 
 beforeAll(async () => {
   stack = await startStack();
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
 });
 afterAll(() => stack?.stop());
 

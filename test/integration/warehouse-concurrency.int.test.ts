@@ -8,7 +8,7 @@
 import { groupCommitStats } from '@bm/service-kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issue, item, ok, openYear, partner, receive, stockOf, warehouse } from '../support/fixtures.js';
+import { companyWithPartner, issue, item, ok, receive, stockOf, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -17,9 +17,7 @@ let partnerId: string;
 
 beforeAll(async () => {
   stack = await startStack({ requestTimeoutMs: 60_000 });
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
 });
 afterAll(() => stack?.stop());
 

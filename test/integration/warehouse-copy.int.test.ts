@@ -3,7 +3,7 @@
  * spellings, merging, valuation as of dateOperation, posting the preview back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { costs, issue, item, ok, openYear, partner, stockOf, warehouse } from '../support/fixtures.js';
+import { companyWithPartner, costs, issue, item, ok, stockOf, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 import { unchecked } from '../support/typed-paths.js';
 
@@ -13,9 +13,7 @@ let partnerId: string;
 
 beforeAll(async () => {
   stack = await startStack();
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
 });
 afterAll(() => stack?.stop());
 

@@ -13,7 +13,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issue, item, ok, openYear, partner, receive, warehouse } from '../support/fixtures.js';
+import { companyWithPartner, issue, item, ok, receive, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bm-events-'));
@@ -27,9 +27,7 @@ beforeAll(async () => {
   const auth = ensureNatsAuth(dataDir);
   nats = await startNats(dataDir, undefined, undefined, undefined, auth.confFile);
   stack = await startStack({ natsUrl: nats.url, natsCredentials: auth.creds });
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
   nc = await connect({
     servers: nats.url,
     maxReconnectAttempts: -1,

@@ -14,7 +14,7 @@ import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { item, ok, openYear, partner, warehouse } from '../support/fixtures.js';
+import { companyWithPartner, item, ok, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 import { exact } from '../support/typed-paths.js';
 
@@ -148,9 +148,7 @@ let partnerId: string;
 
 beforeAll(async () => {
   stack = await startStack();
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
 });

@@ -5,12 +5,12 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  companyWithPartner,
   costs,
   issue,
   item,
   ok,
   openYear,
-  partner,
   receive,
   stockOf,
   warehouse,
@@ -24,9 +24,7 @@ let partnerId: string;
 
 beforeAll(async () => {
   stack = await startStack();
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
 });
 afterAll(() => stack?.stop());
 

@@ -4,6 +4,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  companyWithPartner,
   costs,
   issue,
   item,
@@ -23,9 +24,7 @@ let partnerId: string;
 
 beforeAll(async () => {
   stack = await startStack();
-  c = await stack.company();
-  await openYear(c, 2025);
-  partnerId = (await partner(c)).id;
+  ({ c, partnerId } = await companyWithPartner(stack));
 });
 afterAll(() => stack?.stop());
 

@@ -3,7 +3,7 @@
  * failing loudly when the setup itself is refused.
  */
 import { expect } from 'vitest';
-import type { Client, Reply } from './stack.js';
+import type { Client, Reply, Stack } from './stack.js';
 import { type BodyOf, exact, type Unchecked } from './typed-paths.js';
 
 /** Asserts the status and returns the body, printing the problem when it differs. */
@@ -65,6 +65,19 @@ export async function partner(c: Client): Promise<any> {
     }),
     201,
   );
+}
+
+/**
+ * A new company of `stack` with the accounting periods of `year` open and one partner: the set-up most
+ * document tests share.
+ */
+export async function companyWithPartner(
+  stack: Stack,
+  year = 2025,
+): Promise<{ c: Client; partnerId: string }> {
+  const c = await stack.company();
+  await openYear(c, year);
+  return { c, partnerId: (await partner(c)).id };
 }
 
 /** Receives `rows` ([itemId, quantity, costPrice, lotNumberID?]) into a warehouse on `date`. */
