@@ -6,7 +6,7 @@ import {
   startOutboxRelay,
   startService,
 } from '@bm/service-kit';
-import type { InvoicingDeps } from './commands/save-sales-invoice.js';
+import type { InvoicingDeps } from './commands/deps.js';
 import { startStockIssuedConsumer } from './consumers/stock-issued.consumer.js';
 import { registerCompany } from './handlers/company.handlers.js';
 import { registerEInvoices } from './handlers/e-invoice.handlers.js';

@@ -8,7 +8,7 @@
 import { ensureDatabase } from '@bm/testing/infra';
 import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type GroupTx, groupCommit, type Prepared } from './group-commit.js';
+import { type AwaitingNumber, type GroupTx, groupCommit } from './group-commit.js';
 import { takeRecordNumbersBatch } from './record-numbers-batch.js';
 import { pgArray } from './set-insert.js';
 
@@ -56,7 +56,7 @@ function doc(
     given?: string;
   } = {},
 ) {
-  return async (g: GroupTx): Promise<Prepared<string>> => {
+  return async (g: GroupTx): Promise<AwaitingNumber<string>> => {
     await opts.gate;
     const lock = `account:${account}`;
     if (opts.refusedInSavepoint) {
@@ -87,17 +87,16 @@ function doc(
     );
     return {
       numbering: { schema: 'gc', table: 'gc.doc', companyId: company, ordner, year: 2026, given: opts.given },
-      finish: (recordNumber) => ({
-        rows: opts.given ? [{ entity: GcDoc, rows: [{ companyId: company, recordNumber, name }] }] : [],
-        value: `${name}:${recordNumber}`,
-      }),
+      writeSet: name,
+      writer: (docName, recordNumber) =>
+        opts.given ? [{ entity: GcDoc, rows: [{ companyId: company, recordNumber, name: docName }] }] : [],
     };
   };
 }
 
 const submit = (work: ReturnType<typeof doc>, locks: string[] = []) =>
   groupCommit(`gc:${ordner.id}`, orm.em.fork(), work, { lazySavepoint: true, locks }).then(
-    (v) => ({ ok: v }),
+    (v) => ({ ok: `${v.writeSet}:${v.recordNumber}` }),
     (e) => ({ err: String(e.message ?? e) }),
   );
 const balance = async (id: number) =>

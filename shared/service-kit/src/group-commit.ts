@@ -37,15 +37,23 @@
 
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentDeadline } from './deadline.js';
-import { commitGroup, type GroupTx, type Job, type Prepared } from './group-transaction.js';
+import {
+  type AwaitingNumber,
+  commitGroup,
+  type GroupTx,
+  type Job,
+  type Stored,
+} from './group-transaction.js';
 
 export {
   type AwaitingNumber,
   awaitingNumber,
+  type DocumentWriter,
   type GroupTx,
   groupCommitStats,
   MAX_RETRIES,
-  type Prepared,
+  type Numbering,
+  type Stored,
   type WritePart,
 } from './group-transaction.js';
 
@@ -74,22 +82,24 @@ const held = new Map<string, number>();
 
 /**
  * Stores a document in a transaction shared with the other documents of `key` that are waiting (see the
- * module comment) and resolves to its answer after the commit. `em` is the request's EntityManager (the
- * group's transaction is begun on the first document's); `work` does every write through `g.tx`.
- * Rejects with `work`'s own error (nothing of the document stored), or with the group's error (nothing of
- * the group stored).
+ * module comment) and resolves, after the commit, to its write set and the record number it was stored
+ * under (the command maps its reply from them). `em` is the request's EntityManager (the group's
+ * transaction is begun on the first document's); `work` reads and locks through `g.tx`, decides, and
+ * hands over `{numbering, writeSet, writer}` (`awaitingNumber`); writes it cannot hand over (a repost)
+ * it makes after `g.savepoint()`. Rejects with `work`'s own error (nothing of the document stored), or
+ * with the group's error (nothing of the group stored).
  */
-export function groupCommit<T>(
+export function groupCommit<W>(
   key: string,
   em: EntityManager,
-  work: (g: GroupTx) => Promise<Prepared<T>>,
+  work: (g: GroupTx) => Promise<AwaitingNumber<W>>,
   opts: { locks?: readonly string[]; lazySavepoint?: boolean; info?: unknown } = {},
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+): Promise<Stored<W>> {
+  return new Promise<Stored<W>>((resolve, reject) => {
     const job: Job = {
       locks: opts.locks ?? [],
       em,
-      work,
+      work: work as Job['work'],
       resolve: resolve as (v: unknown) => void,
       reject,
       deadline: currentDeadline(),

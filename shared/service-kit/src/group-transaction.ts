@@ -59,21 +59,40 @@ export interface GroupTx {
   self: number;
 }
 
-/** A document whose work is done and that waits for its record number (step 2). */
-export interface AwaitingNumber<T> {
-  numbering: {
-    schema: string;
-    companyId: string;
-    ordner: { id: string; numberFormat: string };
-    /** Year of the date that decides the number (dateOperation of cards, dateCreated of invoices). */
-    year: number;
-    /** The documents' table (`"warehouse"."issue_card"`), whose numbers used by hand are skipped. */
-    table: string;
-    /** A number given by the client (already checked free): stored at once, under the savepoint. */
-    given?: string;
-  };
-  /** The rows to insert for the document under `recordNumber`, and its answer. */
-  finish: (recordNumber: string) => { rows: InsertPart[]; value: T };
+/** Where a document's record number comes from (DESIGN §5 "Record numbers"). */
+export interface Numbering {
+  schema: string;
+  companyId: string;
+  ordner: { id: string; numberFormat: string };
+  /** Year of the date that decides the number (dateOperation of cards, dateCreated of invoices). */
+  year: number;
+  /** The documents' table (`"warehouse"."issue_card"`), whose numbers used by hand are skipped. */
+  table: string;
+  /** A number given by the client (already checked free): stored at once, under the savepoint. */
+  given?: string;
+}
+
+/**
+ * A store's writer of one kind of document (`store/*.writer.ts`): the rows that store `writeSet` under
+ * `recordNumber`. Pure, no I/O; the group commit calls it once the number is taken.
+ */
+export type DocumentWriter<W> = (writeSet: W, recordNumber: string) => InsertPart[];
+
+/**
+ * What a document's work hands the group (step 2): where its number comes from, what it decided
+ * (`writeSet`, plain data: everything but the record number, ids included) and the writer that turns
+ * both into rows.
+ */
+export interface AwaitingNumber<W> {
+  numbering: Numbering;
+  writeSet: W;
+  writer: DocumentWriter<W>;
+}
+
+/** A stored document, as `groupCommit` resolves: its write set and the record number it was stored under. */
+export interface Stored<W> {
+  writeSet: W;
+  recordNumber: string;
 }
 
 /**
@@ -81,7 +100,7 @@ export interface AwaitingNumber<T> {
  * the counter's schema comes from the table and the year from `date` (`YYYY-MM-DD`: dateOperation of
  * cards, dateCreated of invoices); `given` is a number the client gave (already checked free).
  */
-export function awaitingNumber<T>(
+export function awaitingNumber<W>(
   n: {
     table: string;
     companyId: string;
@@ -89,8 +108,9 @@ export function awaitingNumber<T>(
     date: string;
     given?: string | null;
   },
-  finish: AwaitingNumber<T>['finish'],
-): AwaitingNumber<T> {
+  writer: DocumentWriter<W>,
+  writeSet: W,
+): AwaitingNumber<W> {
   const schema = /^"([^"]+)"\./.exec(n.table)?.[1];
   if (!schema) throw new Error(`awaitingNumber: ${n.table} is not "<schema>"."<table>"`);
   return {
@@ -102,19 +122,17 @@ export function awaitingNumber<T>(
       year: Number(n.date.slice(0, 4)),
       given: n.given?.trim() || undefined,
     },
-    finish,
+    writeSet,
+    writer,
   };
 }
-
-/** What a document's work returns: stored already (`value`), or waiting for its number. */
-export type Prepared<T> = { value: T } | AwaitingNumber<T>;
 
 /** One document waiting for, or in, a group. */
 export interface Job {
   /** Row locks the document will take (stock keys), for {@link startGroups}. */
   locks: readonly string[];
   em: EntityManager;
-  work: (g: GroupTx) => Promise<Prepared<unknown>>;
+  work: (g: GroupTx) => Promise<AwaitingNumber<unknown>>;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   deadline: number | undefined;
@@ -200,7 +218,7 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   const deadline = deadlines.length ? Math.min(...deadlines) : undefined;
   /** Documents not yet refused or put back: the group's outcome is theirs. */
   const open = new Set(group);
-  const stored: { job: Job; value: unknown }[] = [];
+  const stored: { job: Job; value: Stored<unknown> }[] = [];
   const retry: Job[] = [];
   try {
     await underDeadline(deadline, () =>
@@ -263,21 +281,21 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
           try {
             const prepared = await job.work(g);
             await tx.flush();
-            if ('finish' in prepared && prepared.numbering.given) {
+            const given = prepared.numbering.given;
+            if (given) {
               // A number given by hand: the document's rows and its deferred writes are made at once,
               // under its savepoint, so a duplicate number refuses all of it (and nothing of the others).
-              const done = prepared.finish(prepared.numbering.given);
               await takeSavepoint();
               const own = mergedStatements(staged.flatMap((d) => d.parts));
-              await executeAll(tx, [...own, ...insertStatements(tx, done.rows)]);
-              stored.push({ job, value: done.value });
+              const rows = prepared.writer(prepared.writeSet, given);
+              await executeAll(tx, [...own, ...insertStatements(tx, rows)]);
+              stored.push({ job, value: { writeSet: prepared.writeSet, recordNumber: given } });
             } else {
               for (const d of staged) {
                 pending.push(...d.parts);
                 for (const l of d.locks) pendingLocks.add(l);
               }
-              if ('finish' in prepared) waiting.push({ job, doc: prepared });
-              else stored.push({ job, value: prepared.value });
+              waiting.push({ job, doc: prepared });
             }
           } catch (e) {
             if (e instanceof GroupAborted) throw e;
@@ -321,13 +339,13 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
           );
           for (const [k, r] of list.entries())
             for (const [i, w] of r.docs.entries()) {
-              const done = w.doc.finish(numbers[k][i]);
-              for (const part of done.rows) {
+              const recordNumber = numbers[k][i];
+              for (const part of w.doc.writer(w.doc.writeSet, recordNumber)) {
                 const into = parts.get(part.entity);
                 if (into) into.rows.push(...part.rows);
                 else parts.set(part.entity, { entity: part.entity, rows: [...part.rows] });
               }
-              stored.push({ job: w.job, value: done.value });
+              stored.push({ job: w.job, value: { writeSet: w.doc.writeSet, recordNumber } });
             }
         }
         const last = [...mergedStatements(pending), ...insertStatements(tx, [...parts.values()])];

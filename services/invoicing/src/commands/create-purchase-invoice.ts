@@ -6,24 +6,10 @@
  * (`YYYY-MM`) defaults to the month of `dateDelivery`, else of `dateCreated`; `PeriodYear` must agree.
  */
 
-import {
-  type InvoiceEvent,
-  InvoiceEventSubjects,
-  type PurchaseInvoice,
-  type PurchaseInvoiceInput,
-} from '@bm/contracts';
+import type { PurchaseInvoice, PurchaseInvoiceInput } from '@bm/contracts';
 import { type FieldError, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
-import {
-  awaitingNumber,
-  type Ctx,
-  checkGivenRecordNumber,
-  entryRows,
-  type GroupTx,
-  groupCommit,
-  outboxRow,
-  type Prepared,
-} from '@bm/service-kit';
+import { awaitingNumber, type Ctx, checkGivenRecordNumber, groupCommit } from '@bm/service-kit';
 import {
   companyProfile,
   lockOpenPeriod,
@@ -31,18 +17,15 @@ import {
   resolvePartner,
   resolvePeriodLocal,
 } from '../application/references.js';
-import { purchaseEntries } from '../domain/invoice-accounting.js';
 import { purchaseRowSum, purchaseVatSummary } from '../domain/invoice-calculation.js';
-import {
-  AccountingEntryEntity,
-  OutboxEntity,
-  PurchaseInvoiceEntity,
-  PurchaseInvoiceRowEntity,
-} from '../persistence/entities.js';
 import { resolveRowsCatalog } from '../ports/warehouse.port.js';
-import { type EntryRow, purchaseInvoiceReply, type Row, type RowRow } from '../queries/purchase-invoices.js';
 import { type ArchivedDocument, archiveReceived } from '../store/e-invoice.store.js';
-import type { InvoicingDeps } from './save-sales-invoice.js';
+import {
+  type PurchaseInvoiceWriteSet,
+  purchaseInvoiceWriter,
+  storedPurchaseInvoiceReply,
+} from '../store/purchase-invoice.writer.js';
+import type { InvoicingDeps } from './deps.js';
 
 /** What a purchase invoice booked from a received e-invoice adds (issue #21): its VAT as stated and the archived bytes. */
 export interface ReceivedExtras {
@@ -104,17 +87,34 @@ export async function createPurchaseInvoice(
   const id = crypto.randomUUID();
   const table = '"invoicing"."purchase_invoice"';
   const given = input.recordNumber?.trim() || undefined;
-  type Saved = { inv: unknown; rows: unknown[]; entries: unknown[] };
-  /** The invoice's work in its ordner's group commit, under its own savepoint (DESIGN §5, issue #24). */
-  const prepare = async (g: GroupTx): Promise<Prepared<Saved>> => {
-    const tx = g.tx;
-    await checkGivenRecordNumber(tx, table, companyId, given);
-    // Taken once per group commit: the share lock holds until the shared transaction ends.
-    await g.once(`period:${period.id}`, () =>
-      lockOpenPeriod(tx, period.id, input.periodId ? 'periodId' : 'dateAccounting'),
-    );
-    if (received) await archiveReceived(tx, companyId, id, received.archive, now);
-    const rowData = rows.map((r, i) => ({
+  const totalLocal = sum(rows.map((r) => r.localSum));
+  const net = fmt(sum(rows.map((r) => r.sum)));
+  const vatSummary = received?.vatSummary ?? purchaseVatSummary(rows);
+  const sumVat = received?.sumVat ?? fmt(sum(vatSummary.map((v) => v.vat)));
+  const writeSet: PurchaseInvoiceWriteSet = {
+    id,
+    companyId,
+    eventId: crypto.randomUUID(),
+    fields: {
+      partnerId: partner.id,
+      ordnerId: ordner.id,
+      dateCreated: input.dateCreated,
+      externalRecordNumber: input.externalRecordNumber ?? null,
+      partner: input.partner ?? [partner.name, partner.address].filter(Boolean).join('\n'),
+      dateValidTo: input.dateValidTo ?? null,
+      dateAccounting,
+      dateDelivery: input.dateDelivery ?? null,
+      periodId: period.id,
+      currency1: currency,
+      vatPeriod,
+      sum: net,
+      localSum: fmt(totalLocal),
+      sumVat,
+      sumTotal: received?.sumTotal ?? fmt(dec(net).plus(dec(sumVat))),
+      vatSummary,
+      source: received ? 'eInvoice' : 'manual',
+    },
+    rows: rows.map((r, i) => ({
       id: crypto.randomUUID(),
       companyId,
       invoiceId: id,
@@ -130,68 +130,29 @@ export async function createPurchaseInvoice(
       localSum: r.localSum,
       sum: r.sum,
       vatRate: r.vatRate ?? null,
-    }));
-    const totalLocal = sum(rows.map((r) => r.localSum));
-    const net = fmt(sum(rows.map((r) => r.sum)));
-    const vatSummary = received?.vatSummary ?? purchaseVatSummary(rows);
-    const sumVat = received?.sumVat ?? fmt(sum(vatSummary.map((v) => v.vat)));
-    /** The invoice, its rows, entries and event under its record number (one statement for the group). */
-    const finish = (recordNumber: string) => {
-      const inv = {
-        id,
-        companyId,
-        partnerId: partner.id,
-        ordnerId: ordner.id,
-        dateCreated: input.dateCreated,
-        recordNumber,
-        externalRecordNumber: input.externalRecordNumber ?? null,
-        partner: input.partner ?? [partner.name, partner.address].filter(Boolean).join('\n'),
-        dateValidTo: input.dateValidTo ?? null,
-        dateAccounting,
-        dateDelivery: input.dateDelivery ?? null,
-        periodId: period.id,
-        currency1: currency,
-        vatPeriod,
-        sum: net,
-        localSum: fmt(totalLocal),
-        sumVat,
-        sumTotal: received?.sumTotal ?? fmt(dec(net).plus(dec(sumVat))),
-        vatSummary,
-        source: received ? 'eInvoice' : 'manual',
-        createdAt: now,
-      };
-      const posted = rows.map((r, i) => ({
-        stockItem: catalog[i].item?.kind === 'stock',
-        amount: r.localSum,
-      }));
-      // Input VAT is posted when it is known in the company currency.
-      const entryLines = purchaseEntries(posted, recordNumber, currency === profile.currency ? sumVat : '0');
-      const entries = entryRows(companyId, id, entryLines);
-      const event: InvoiceEvent = {
-        eventId: crypto.randomUUID(),
-        companyId,
-        invoiceId: id,
-        recordNumber,
-        sumTotal: fmt(totalLocal),
-      };
-      return {
-        rows: [
-          { entity: PurchaseInvoiceEntity, rows: [inv] },
-          { entity: PurchaseInvoiceRowEntity, rows: rowData },
-          { entity: AccountingEntryEntity, rows: entries },
-          {
-            entity: OutboxEntity,
-            rows: [outboxRow(companyId, InvoiceEventSubjects.purchaseInvoiceCreated, event)],
-          },
-        ],
-        value: { inv, rows: rowData, entries },
-      };
-    };
-    // Numbered with the group after every invoice's work (DESIGN §5); a given number is stored at once.
-    return awaitingNumber({ table, companyId, ordner, date: input.dateCreated, given }, finish);
+    })),
+    posted: rows.map((r, i) => ({ stockItem: catalog[i].item?.kind === 'stock', amount: r.localSum })),
+    // Input VAT is posted when it is known in the company currency.
+    inputVat: currency === profile.currency ? sumVat : '0',
+    localTotal: fmt(totalLocal),
+    createdAt: now,
   };
-  // Purchase invoices (of any companies and ordners) arriving together share one transaction, like sales invoices (issue #24).
-  const saved = await groupCommit('invoicing:purchase-invoice', em, prepare);
+  // Purchase invoices (of any companies and ordners) arriving together share one transaction, like sales
+  // invoices (issue #24); each under its own savepoint (a received one archives its bytes first).
+  const stored = await groupCommit('invoicing:purchase-invoice', em, async (g) => {
+    await checkGivenRecordNumber(g.tx, table, companyId, given);
+    // Taken once per group commit: the share lock holds until the shared transaction ends.
+    await g.once(`period:${period.id}`, () =>
+      lockOpenPeriod(g.tx, period.id, input.periodId ? 'periodId' : 'dateAccounting'),
+    );
+    if (received) await archiveReceived(g.tx, companyId, id, received.archive, now);
+    // Numbered with the group after every invoice's work (DESIGN §5); a given number is stored at once.
+    return awaitingNumber(
+      { table, companyId, ordner, date: input.dateCreated, given },
+      purchaseInvoiceWriter,
+      writeSet,
+    );
+  });
   deps.kickOutbox();
-  return purchaseInvoiceReply(saved.inv as Row, saved.rows as RowRow[], saved.entries as EntryRow[]);
+  return storedPurchaseInvoiceReply(stored.writeSet, stored.recordNumber);
 }

@@ -1,14 +1,57 @@
-/** The create-sales-invoice command (INTERFACE §2.4; DESIGN §6). */
-
+/**
+ * The create-sales-invoice command (INTERFACE §2.4; DESIGN §5, §6), one forward pass: resolve every
+ * reference (NATS before any transaction, resolve-sales-invoice.ts), decide the invoice (pure,
+ * domain/sales-invoice-decision.ts), then in the sales invoices' group commit check a given number and
+ * share-lock the period, and hand the write set and its writer (store/sales-invoice.writer.ts) to the
+ * group, which numbers the invoice and inserts it with the group's other documents; the reply from what
+ * was stored.
+ */
 import type { SalesInvoice, SalesInvoiceInput } from '@bm/contracts';
-import type { Ctx } from '@bm/service-kit';
-import { type InvoicingDeps, saveInvoice } from './save-sales-invoice.js';
+import { todayIn } from '@bm/messaging';
+import { awaitingNumber, type Ctx, checkGivenRecordNumber, groupCommit } from '@bm/service-kit';
+import { type InvoicePeriodInfo, lockInvoicePeriod } from '../application/references.js';
+import { decideSalesInvoice } from '../domain/sales-invoice-decision.js';
+import { salesInvoiceWriter, storedSalesInvoiceReply } from '../store/sales-invoice.writer.js';
+import type { InvoicingDeps } from './deps.js';
+import { resolveSalesInvoice } from './resolve-sales-invoice.js';
 
-/** `POST /1.6/sales/invoices`. */
-export function createSalesInvoice(
+const TABLE = '"invoicing"."sales_invoice"';
+
+/**
+ * `POST /1.6/sales/invoices`: amounts in the company currency, 2 decimals. Errors: 400 ValidationFailed;
+ * 409 DuplicateRecordNumber; 422 ReferenceNotFound, VatCodeNotValid, VatParagraphNotValid,
+ * PeriodNotFound, PeriodClosed.
+ */
+export async function createSalesInvoice(
   deps: InvoicingDeps,
   ctx: Ctx,
   input: SalesInvoiceInput,
 ): Promise<SalesInvoice> {
-  return saveInvoice(deps, ctx, input);
+  const companyId = ctx.companyId!;
+  const r = await resolveSalesInvoice(deps, ctx, input);
+  const writeSet = decideSalesInvoice(input, r, { id: crypto.randomUUID(), companyId });
+  const given = input.recordNumber?.trim() || undefined;
+  // New invoices (of any companies and ordners) arriving together share one transaction (issue #13); an
+  // invoice's work only reads and locks, so it needs no savepoint of its own.
+  const stored = await groupCommit(
+    'invoicing:sales-invoice',
+    ctx.em,
+    async (g) => {
+      await checkGivenRecordNumber(g.tx, TABLE, companyId, given);
+      // Share-locked until the transaction ends (every invoice's period of the group with one statement).
+      await lockInvoicePeriod(g.tx, g, r.period.id, input.periodId ? 'periodId' : 'dateAccounting');
+      // Numbered with the group after every invoice's work (DESIGN §5, §6); a given number is stored at once.
+      return awaitingNumber(
+        { table: TABLE, companyId, ordner: r.ordner, date: input.dateCreated, given },
+        salesInvoiceWriter,
+        writeSet,
+      );
+    },
+    {
+      lazySavepoint: true,
+      info: { kind: 'invoice-period', companyId, periodId: r.period.id } satisfies InvoicePeriodInfo,
+    },
+  );
+  deps.kickOutbox();
+  return storedSalesInvoiceReply(stored.writeSet, stored.recordNumber, todayIn(ctx.timeZone));
 }

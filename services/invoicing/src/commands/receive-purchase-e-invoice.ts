@@ -13,7 +13,7 @@ import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { type Ctx, invalidateMasterData } from '@bm/service-kit';
 import { companyProfile } from '../application/references.js';
-import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
+import type { InvoicingDeps } from '../commands/deps.js';
 import { composeAddress } from '../domain/address.js';
 import type { EParty, ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';

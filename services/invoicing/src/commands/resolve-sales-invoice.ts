@@ -6,6 +6,7 @@
  * ReferenceNotFound, VatCodeNotValid, VatParagraphNotValid, PeriodNotFound, PeriodClosed.
  */
 
+import type { SalesInvoiceInput, SalesInvoiceUpdate } from '@bm/contracts';
 import { AppError, ErrorKind, referenceNotFound, validationFailed } from '@bm/errors';
 import type { Ctx } from '@bm/service-kit';
 import {
@@ -22,8 +23,13 @@ import { countryOfTaxation, selectVatCode, type VatCodeDef, VatRefusal } from '.
 import { SalesInvoiceEntity } from '../persistence/entities.js';
 import { resolveRowsCatalog, resolveWarehouseRemote } from '../ports/warehouse.port.js';
 import { loadVatCodes } from '../store/vat-codes.reads.js';
+import type { InvoicingDeps } from './deps.js';
 
-import type { AnyInput, InvoicingDeps } from './save-sales-invoice.js';
+/** The input of a create or an update, as the handlers pass it. */
+export type AnyInput = (SalesInvoiceInput | SalesInvoiceUpdate) & {
+  ordnerCode?: string;
+  warehouseCode?: string;
+};
 
 type InvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
 

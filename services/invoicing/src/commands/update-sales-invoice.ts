@@ -1,25 +1,71 @@
-/** The update-sales-invoice command (INTERFACE §4.3 PUT; DESIGN §6 "States"). */
-
+/**
+ * The update-sales-invoice command (INTERFACE §4.3 PUT; DESIGN §6 "States"), one forward pass: read the
+ * invoice and refuse what may not change, resolve the new data's references (NATS, before any
+ * transaction), decide (pure, keeping the row ids sent back and each row's price basis), then in one
+ * transaction under the invoice's row lock check again, share-lock the period, and write (store/); the
+ * reply from what was stored.
+ */
 import type { SalesInvoice, SalesInvoiceUpdate } from '@bm/contracts';
-import { notFound } from '@bm/errors';
-import type { Ctx } from '@bm/service-kit';
-import { SalesInvoiceEntity } from '../persistence/entities.js';
+import { todayIn } from '@bm/messaging';
+import { type Ctx, recordNumbering } from '@bm/service-kit';
+import { lockInvoicePeriod } from '../application/references.js';
+import { decideSalesInvoice } from '../domain/sales-invoice-decision.js';
+import { salesInvoiceReply } from '../queries/sales-invoices.js';
+import { findSalesInvoice, lockSalesInvoice, storedInvoiceRows } from '../store/sales-invoice.reads.js';
+import { writeInvoiceUpdate } from '../store/sales-invoice.writer.js';
+import type { InvoicingDeps } from './deps.js';
+import { resolveSalesInvoice } from './resolve-sales-invoice.js';
 import { assertEditable, assertNotIssued } from './sales-invoice-guards.js';
-import { type InvoicingDeps, saveInvoice } from './save-sales-invoice.js';
 
-/** `PUT /1.6/sales/invoices/{id}`: all data; only `issued` invoices in an open period (else 409 InvalidState). */
+/**
+ * `PUT /1.6/sales/invoices/{id}`: all data; only `issued` invoices in an open period (else 409
+ * InvalidState). Errors as create, and 404 NotFound.
+ */
 export async function updateSalesInvoice(
   deps: InvoicingDeps,
   ctx: Ctx,
   id: string,
   data: SalesInvoiceUpdate,
 ): Promise<SalesInvoice> {
-  const inv = await ctx.em.findOne(SalesInvoiceEntity, { id });
-  if (!inv) throw notFound('Sales invoice');
+  const companyId = ctx.companyId!;
+  const inv = await findSalesInvoice(ctx.em, id);
   // Checked first so a paid, cancelled or closed-period invoice answers 409 before its new data is
-  // validated (a closed period would otherwise be a 422 PeriodClosed); saveInvoice checks again under the
+  // validated (a closed period would otherwise be a 422 PeriodClosed); checked again below under the
   // invoice's row lock, which closes the race with payments and cancelling.
   await assertEditable(ctx, inv, 'an update');
   await assertNotIssued(ctx.em, id);
-  return saveInvoice(deps, ctx, data, inv);
+  const r = await resolveSalesInvoice(deps, ctx, data, inv);
+  const writeSet = decideSalesInvoice(
+    data,
+    r,
+    { id, companyId },
+    {
+      id,
+      mode: inv.mode,
+      warehouseRecordNo: inv.warehouseRecordNo ?? null,
+      rows: await storedInvoiceRows(ctx.em, id),
+    },
+  );
+  const saved = await ctx.em.transactional(async (tx) => {
+    const numbering = recordNumbering(tx, {
+      schema: 'invoicing',
+      companyId,
+      ordner: r.ordner,
+      date: data.dateCreated,
+      given: data.recordNumber,
+      stored: inv.recordNumber,
+      table: '"invoicing"."sales_invoice"',
+      id,
+    });
+    await numbering.check();
+    // Locks are taken invoice first, then period (as cancelling does), so they cannot deadlock.
+    const locked = await lockSalesInvoice(tx, id);
+    await assertEditable({ ...ctx, em: tx }, locked, 'an update');
+    await assertNotIssued(tx, id);
+    await lockInvoicePeriod(tx, undefined, r.period.id, data.periodId ? 'periodId' : 'dateAccounting');
+    return writeInvoiceUpdate(tx, locked, writeSet, await numbering.assign());
+  });
+  deps.kickOutbox();
+  // A saved invoice has no payments (an update needs state `issued`).
+  return salesInvoiceReply(saved.inv, saved.rows, [], saved.entries, todayIn(ctx.timeZone));
 }

@@ -13,10 +13,10 @@ import {
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
+import type { InvoicingDeps } from '../commands/deps.js';
 import * as delivery from '../commands/e-invoice-delivery.js';
 import { receivePurchaseEInvoice as receive } from '../commands/receive-purchase-e-invoice.js';
 import * as sales from '../commands/sales-e-invoice.js';
-import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
 import * as purchaseReads from '../queries/purchase-invoices.js';
 import { companyByPeppolId, pendingTransmissions } from '../store/e-invoice-delivery.store.js';
 

@@ -17,7 +17,7 @@ import { addPayment as addPaymentCommand } from '../commands/add-payment.js';
 import { cancelSalesInvoice as cancelSalesInvoiceCommand } from '../commands/cancel-sales-invoice.js';
 import * as purchase from '../commands/create-purchase-invoice.js';
 import { createSalesInvoice as createSalesInvoiceCommand } from '../commands/create-sales-invoice.js';
-import type { InvoicingDeps } from '../commands/save-sales-invoice.js';
+import type { InvoicingDeps } from '../commands/deps.js';
 import { updateSalesInvoice as updateSalesInvoiceCommand } from '../commands/update-sales-invoice.js';
 import * as purchaseReads from '../queries/purchase-invoices.js';
 import * as salesReads from '../queries/sales-invoices.js';

@@ -1,43 +1,80 @@
 /**
- * What a new sales invoice writes once its record number is known (DESIGN §5, §6): the invoice, its rows,
- * its accounting entries and its event in the outbox, as the row sets the group commit inserts in one
- * statement. Plain data, no I/O.
+ * The sales invoice's writers (DESIGN §5 "Record numbers", §6; issue #24). A new invoice: the rows the
+ * group commit inserts in one statement once its record number is known (the invoice, its rows, its
+ * accounting entries and its event in the outbox). An update: the same through the ORM, in the update's
+ * own transaction under the invoice's row lock. And the reply of what was stored.
  */
-import type { AccountingEntry } from '@bm/contracts';
-import { entryRows, type InsertPart, outboxRow } from '@bm/service-kit';
+import { InvoiceEventSubjects, type SalesInvoice } from '@bm/contracts';
+import {
+  addEntries,
+  type DocumentWriter,
+  type EntityManager,
+  enqueueEvent,
+  entryRows,
+  outboxRow,
+} from '@bm/service-kit';
+import { numberedInvoice, type SalesInvoiceWriteSet } from '../domain/sales-invoice-decision.js';
 import {
   AccountingEntryEntity,
   OutboxEntity,
   SalesInvoiceEntity,
   SalesInvoiceRowEntity,
 } from '../persistence/entities.js';
+import { salesInvoiceReply } from '../queries/sales-invoices.js';
+
+type InvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
+type RowRow = InstanceType<typeof SalesInvoiceRowEntity.class>;
+type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
+
+const subjectOf = (w: SalesInvoiceWriteSet) =>
+  w.change === 'created'
+    ? InvoiceEventSubjects.salesInvoiceCreated
+    : InvoiceEventSubjects.salesInvoiceUpdated;
+
+/** New invoice `w` as stored under `recordNumber`: the invoice row and its entries. */
+function storedNew(w: SalesInvoiceWriteSet, recordNumber: string) {
+  const n = numberedInvoice(w, recordNumber);
+  const invoice = { id: w.id, companyId: w.companyId, ...n.fields, cancelled: false, createdAt: w.createdAt };
+  return { n, invoice, entries: entryRows(w.companyId, w.id, n.entryLines) };
+}
+
+/** The rows that store new invoice `w` under `recordNumber` (the group commit's writer of sales invoices). */
+export const salesInvoiceWriter: DocumentWriter<SalesInvoiceWriteSet> = (w, recordNumber) => {
+  const { n, invoice, entries } = storedNew(w, recordNumber);
+  return [
+    { entity: SalesInvoiceEntity, rows: [invoice] },
+    { entity: SalesInvoiceRowEntity, rows: w.rows },
+    { entity: AccountingEntryEntity, rows: entries },
+    { entity: OutboxEntity, rows: [outboxRow(w.companyId, subjectOf(w), n.event)] },
+  ];
+};
 
 /**
- * The write set of new invoice `id`: `data` its stored fields (amounts in its currency as exact strings),
- * `rowData` its rows, `entryLines` its accounting entries, `event` published on `subject`.
+ * Writes update `w` of the locked invoice `inv` under `recordNumber` (kept or newly given): fields, rows
+ * and entries replaced, `sales-invoice-updated` enqueued; flushed with the update's transaction.
  */
-export function newInvoiceWriteSet(o: {
-  id: string;
-  companyId: string;
-  data: Record<string, unknown>;
-  state: string;
-  createdAt: Date;
-  rowData: Record<string, unknown>[];
-  entryLines: AccountingEntry[];
-  subject: string;
-  event: { eventId: string };
-}): { rows: InsertPart[]; invoice: unknown; entries: unknown[] } {
-  const { id, companyId } = o;
-  const invoice = { id, companyId, ...o.data, cancelled: false, state: o.state, createdAt: o.createdAt };
-  const entries = entryRows(companyId, id, o.entryLines);
-  return {
-    rows: [
-      { entity: SalesInvoiceEntity, rows: [invoice] },
-      { entity: SalesInvoiceRowEntity, rows: o.rowData },
-      { entity: AccountingEntryEntity, rows: entries },
-      { entity: OutboxEntity, rows: [outboxRow(companyId, o.subject, o.event)] },
-    ],
-    invoice,
-    entries,
-  };
+export async function writeInvoiceUpdate(
+  tx: EntityManager,
+  inv: InvoiceRow,
+  w: SalesInvoiceWriteSet,
+  recordNumber: string,
+): Promise<{ inv: InvoiceRow; rows: RowRow[]; entries: EntryRow[] }> {
+  await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: inv.id });
+  await tx.nativeDelete(AccountingEntryEntity, { documentId: inv.id });
+  const n = numberedInvoice(w, recordNumber);
+  tx.assign(inv, n.fields);
+  const rows = w.rows.map((d) => tx.create(SalesInvoiceRowEntity, d as any));
+  const entries = addEntries(tx, AccountingEntryEntity, w.companyId, inv.id, n.entryLines);
+  enqueueEvent(tx, OutboxEntity, w.companyId, subjectOf(w), n.event);
+  return { inv, rows, entries };
+}
+
+/** The reply of new invoice `w` stored under `recordNumber` (no payments yet; state as of `today`). */
+export function storedSalesInvoiceReply(
+  w: SalesInvoiceWriteSet,
+  recordNumber: string,
+  today: string,
+): SalesInvoice {
+  const { invoice, entries } = storedNew(w, recordNumber);
+  return salesInvoiceReply(invoice as InvoiceRow, w.rows as RowRow[], [], entries as EntryRow[], today);
 }

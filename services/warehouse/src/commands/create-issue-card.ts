@@ -9,7 +9,7 @@
  * savepoint and reposts itself. With `store: false` the same pass previews the card and stores nothing.
  */
 
-import type { IssueCard, IssueCardInput, IssueCardRow, SourceType } from '@bm/contracts';
+import type { IssueCard, IssueCardInput, SourceType } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
 import {
@@ -20,9 +20,13 @@ import {
   type EntityManager,
   type GroupTx,
   groupCommit,
-  type Prepared,
 } from '@bm/service-kit';
-import { type PostingLine, planPosting, storePosting } from '../application/ledger-posting.js';
+import {
+  type PostingLine,
+  type PostingPlan,
+  planPosting,
+  storePosting,
+} from '../application/ledger-posting.js';
 import {
   closedPeriods,
   requireCostPrices,
@@ -30,14 +34,16 @@ import {
   resolveRows,
   resolveWarehouse,
 } from '../application/references.js';
-import { stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
+import type { ValuationMethod } from '../domain/ledger-replay.js';
 import { operationCanceled } from '../domain/shortfall.js';
-import { issueEntries } from '../domain/warehouse-accounting.js';
-import { lockPeriodStates, periodClosedMeanwhile } from '../persistence/period-state.repository.js';
-import { layerKey } from '../persistence/stock-ledger.repository.js';
 import { checkPartner, findPeriod, findReportId } from '../ports/references.port.js';
-import { issueCardWriteSet } from '../store/issue-card.writer.js';
-import { type CardStockInfo, isCardStock, readCardStock } from '../store/stock-state.reads.js';
+import {
+  type IssueCardWriteSet,
+  issueCardPreview,
+  issueCardWriter,
+  storedIssueCardReply,
+} from '../store/issue-card.writer.js';
+import { cardStockInfo, readCardStock } from '../store/stock-state.reads.js';
 import { findSourceType } from './copy-source.js';
 
 export type WarehouseDeps = DocumentDeps;
@@ -109,10 +115,12 @@ export async function issueCard(
 }
 
 /**
- * Values a resolved issue card as of its `dateOperation` and, with `store`, stores it in its ordner's group
- * commit (locks per item and lot, ledger, layers, balances under its savepoint; then record number, card,
- * rows, entries and outbox event with the group).
- * @throws 422 OperationCanceledException with `shortfalls`; 409 DuplicateRecordNumber.
+ * Values a resolved issue card as of its `dateOperation` and, with `store`, stores it in the issue cards'
+ * group commit: read (its stock state and period, locked by the group: store/stock-state.reads.ts),
+ * decide (the valuation, `planPosting`, and the card's write set), write (the ledger's writes handed to
+ * the group, a back-dated card's repost under its savepoint; the card's rows by its writer,
+ * store/issue-card.writer.ts, once the group has numbered it); then the reply from what was stored.
+ * @throws 422 OperationCanceledException with `shortfalls`, PeriodClosed; 409 DuplicateRecordNumber.
  */
 export async function valueAndStore(
   deps: WarehouseDeps,
@@ -120,13 +128,9 @@ export async function valueAndStore(
   r: ResolvedIssue,
   store: boolean,
 ): Promise<IssueCard> {
-  const { input, ordner, warehouse, resolved, method } = r;
-  const { dateCreated, dateOperation, dateAccounting } = r.dates;
-  const em = ctx.em;
-  const opts = { store };
-  const reportId = r.reportId;
-  const sourceType = r.sourceType;
-  const period = { id: r.periodId };
+  const { input, warehouse, resolved, method } = r;
+  const { dateOperation } = r.dates;
+  const companyId = ctx.companyId!;
   const lines: PostingLine[] = input.rows.map((row, i) => ({
     line: i,
     itemId: resolved[i].item.id,
@@ -136,133 +140,112 @@ export async function valueAndStore(
   }));
   const items = new Map(resolved.map((x) => [x.item.id, x.item]));
   const cardId = crypto.randomUUID();
-  const keys = [
-    ...new Map(
-      lines.map((l) => [stockKey(l.itemId, l.lotNumberID), { itemId: l.itemId, lotNumberID: l.lotNumberID }]),
-    ).values(),
-  ];
-  /** The card's stock keys in its warehouse: its declared locks in the group commit. */
-  const locks = keys.map((k) => layerKey(warehouse.id, k));
-  const stockInfo: CardStockInfo = {
-    kind: 'issue-card-stock',
-    companyId: ctx.companyId!,
-    periodId: r.periodId,
-    warehouseId: warehouse.id,
-    fifo: method === 'FIFO',
-    keys,
-    locks,
-  };
+  const stockInfo = cardStockInfo(companyId, r.periodId, warehouse.id, method, lines);
 
-  const prepare = async (tx: EntityManager, g?: GroupTx): Promise<Prepared<IssueCard>> => {
-    // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
-    // The group locks the periods of all its cards at once, until the shared transaction ends.
-    if (g) {
-      const periods = g.peers.filter(isCardStock);
-      const closed = await g.once('periods', () => lockPeriodStates(tx, periods));
-      if (closed.has(period.id)) throw periodClosedMeanwhile();
-    }
-    // Its balances (locked when storing), first open layers and place in the ledger; read by the
-    // group's first card for every card of the group that shares no key (store/stock-state.reads.ts).
-    const { balances, prefetched, seq } = await readCardStock(
-      tx,
-      ctx.companyId!,
-      { ...stockInfo, dateOperation },
-      { store: opts.store, g },
-    );
+  /** Read and decide: the card valued on its stock state, and its write set. */
+  const decide = async (tx: EntityManager, g?: GroupTx) => {
+    const stock = await readCardStock(tx, companyId, { ...stockInfo, dateOperation }, { store, g });
     const plan = await planPosting(
       tx,
-      ctx.companyId!,
+      companyId,
       warehouse,
       { kind: 'issue', docId: cardId, date: dateOperation, lines },
-      balances,
-      prefetched,
+      stock.balances,
+      stock.prefetched,
       (shortfalls) => {
         throw operationCanceled(shortfalls, items);
       },
     );
-    const valued = lines.flatMap((l) => plan.issued.get(l.line)!.map((p) => ({ line: l.line, ...p })));
-
-    const rows: IssueCardRow[] = valued.map((v) => {
-      const src = input.rows[v.line];
-      const item = resolved[v.line].item;
-      return {
-        itemId: item.id,
-        code: src.code ?? item.code,
-        name: src.name ?? item.name,
-        unitId: resolved[v.line].unitId,
-        lotNumberID: resolved[v.line].lotNumberID,
-        quantity: fmt(v.quantity),
-        sellPrice: src.sellPrice ?? item.sellPrice,
-        costPrice: fmt(v.costPrice),
-        amount: fmt(v.amount),
-      };
-    });
-    const totalCost = sum(valued.map((r) => r.amount));
-    const entries = (recordNumber: string | null) => issueEntries(warehouse, totalCost, recordNumber);
-    const header = {
-      ordnerId: ordner.id,
-      warehouseId: warehouse.id,
-      partnerId: input.partnerId,
-      tags: input.tags ?? [],
-      partnerAddress: input.partnerAddress ?? null,
-      dateCreated,
-      dateAccounting,
-      dateOperation,
-      periodId: period.id,
-      itemsComment: input.itemsComment ?? null,
-      reportId,
-      sourceId: input.sourceId ?? null,
-      sourceType: sourceType ?? null,
-    };
-    if (!opts.store)
-      return {
-        value: {
-          ...header,
-          recordNumber: null,
-          rows,
-          totalCost: fmt(totalCost),
-          accountingEntries: entries(null),
-        },
-      };
-
-    const companyId = ctx.companyId!;
-    const table = '"warehouse"."issue_card"';
-    const given = input.recordNumber?.trim() || undefined;
-    await checkGivenRecordNumber(tx, table, companyId, given);
-    const now = new Date();
-    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods({ ...ctx, em: tx }, ids), {
-      beforeWrite: g?.savepoint,
-      defer: g && ((parts) => g.defer(locks, parts)),
-    });
-    /** The card, its rows, entries and event under its record number (one statement for the group). */
-    const finish = (recordNumber: string) =>
-      issueCardWriteSet({
-        cardId,
-        companyId,
-        header: { ...header, warehouseId: warehouse.id, dateOperation },
-        recordNumber,
-        rows,
-        lines: valued.map((v) => v.line),
-        totalCost: fmt(totalCost),
-        entries: entries(recordNumber),
-        createdAt: now,
-      });
-    // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
-    return awaitingNumber({ table, companyId, ordner, date: dateOperation, given }, finish);
+    return { stock, plan, writeSet: issueCardDecision(r, cardId, companyId, plan) };
   };
-  if (!opts.store) {
-    const preview = await prepare(em);
-    if (!('value' in preview)) throw new Error('a preview stores nothing and takes no number');
-    return preview.value;
-  }
+  if (!store) return issueCardPreview((await decide(ctx.em)).writeSet);
+
+  const table = '"warehouse"."issue_card"';
+  const given = input.recordNumber?.trim() || undefined;
   // Issue cards (of any companies and ordners) arriving together share one transaction; a card takes its
   // savepoint only before writes it cannot hand to the group (a repost). Its stock keys are declared, so
   // groups of this process never wait for each other's balance locks.
-  const card = await groupCommit('warehouse:issue-card', em, (g) => prepare(g.tx, g), {
-    locks,
-    lazySavepoint: true,
-    info: stockInfo,
-  });
+  const stored = await groupCommit(
+    'warehouse:issue-card',
+    ctx.em,
+    async (g) => {
+      const { stock, plan, writeSet } = await decide(g.tx, g);
+      await checkGivenRecordNumber(g.tx, table, companyId, given);
+      await storePosting(
+        g.tx,
+        ctx,
+        plan,
+        stock.seq,
+        stock.balances,
+        (ids) => closedPeriods({ ...ctx, em: g.tx }, ids),
+        {
+          beforeWrite: g.savepoint,
+          defer: (parts) => g.defer(stockInfo.locks, parts),
+        },
+      );
+      // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
+      return awaitingNumber(
+        { table, companyId, ordner: r.ordner, date: dateOperation, given },
+        issueCardWriter,
+        writeSet,
+      );
+    },
+    { locks: stockInfo.locks, lazySavepoint: true, info: stockInfo },
+  );
   deps.kickOutbox();
-  return card;
+  return storedIssueCardReply(stored.writeSet, stored.recordNumber);
+}
+
+/**
+ * The write set of card `cardId` valued by `plan` (DESIGN §5): its rows in input order, one per valued
+ * piece (FIFO may split a line), with cost prices and amounts from the valuation, the header with the
+ * defaults of INTERFACE §2.1 applied, and its total cost (EUR, 2 decimals).
+ */
+function issueCardDecision(
+  r: ResolvedIssue,
+  cardId: string,
+  companyId: string,
+  plan: PostingPlan,
+): IssueCardWriteSet {
+  const { input, resolved } = r;
+  const valued = input.rows.flatMap((_, line) => plan.issued.get(line)!.map((p) => ({ line, ...p })));
+  const rows = valued.map((v) => {
+    const src = input.rows[v.line];
+    const item = resolved[v.line].item;
+    return {
+      id: crypto.randomUUID(),
+      itemId: item.id,
+      code: src.code ?? item.code,
+      name: src.name ?? item.name,
+      unitId: resolved[v.line].unitId,
+      lotNumberID: resolved[v.line].lotNumberID,
+      quantity: fmt(v.quantity),
+      sellPrice: src.sellPrice ?? item.sellPrice,
+      costPrice: fmt(v.costPrice),
+      amount: fmt(v.amount),
+    };
+  });
+  return {
+    cardId,
+    companyId,
+    eventId: crypto.randomUUID(),
+    header: {
+      ordnerId: r.ordner.id,
+      warehouseId: r.warehouse.id,
+      partnerId: input.partnerId,
+      tags: input.tags ?? [],
+      partnerAddress: input.partnerAddress ?? null,
+      ...r.dates,
+      periodId: r.periodId,
+      itemsComment: input.itemsComment ?? null,
+      reportId: r.reportId,
+      sourceId: input.sourceId ?? null,
+      sourceType: r.sourceType ?? null,
+    },
+    rows,
+    lines: valued.map((v) => v.line),
+    totalCost: fmt(sum(valued.map((v) => v.amount))),
+    accounts: r.warehouse,
+    createdAt: new Date(),
+  };
 }

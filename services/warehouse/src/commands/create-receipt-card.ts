@@ -1,45 +1,32 @@
 /**
  * The create-receipt-card command (DESIGN §4 "Stock intake", §5): stock enters at `costPrice`. The
  * ledger rules (settlement of a negative balance, FIFO layer, average, repost of later issues for a
- * back-dated receipt) are the replay's (`ledger-posting.ts`, `domain/ledger-replay.ts`); this command
- * resolves, then stores the card in its ordner's group commit like an issue card (issue #24: one way to
- * store a numbered document).
+ * back-dated receipt) are the replay's (`ledger-posting.ts`, `domain/ledger-replay.ts`). One forward pass
+ * like an issue card's (issue #24: one way to store a numbered document): resolve, then in the receipt
+ * cards' group commit read (store/stock-state.reads.ts), decide, hand the ledger's writes and the card's
+ * write set (store/receipt-card.writer.ts) to the group; the reply from what was stored.
  */
 
-import {
-  EventSubjects,
-  type ReceiptCard,
-  type ReceiptCardInput,
-  type StockReceivedEvent,
-} from '@bm/contracts';
+import type { ReceiptCard, ReceiptCardInput } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, round2, sum } from '@bm/money';
-import {
-  awaitingNumber,
-  type Ctx,
-  checkGivenRecordNumber,
-  entryRows,
-  type GroupTx,
-  groupCommit,
-  outboxRow,
-  type Prepared,
-} from '@bm/service-kit';
+import { awaitingNumber, type Ctx, checkGivenRecordNumber, groupCommit } from '@bm/service-kit';
 import { type PostingLine, planPosting, storePosting } from '../application/ledger-posting.js';
 import { closedPeriods, resolveOrdner, resolveRows, resolveWarehouse } from '../application/references.js';
-import { receiptEntries } from '../domain/warehouse-accounting.js';
-import {
-  AccountingEntryEntity,
-  OutboxEntity,
-  ReceiptCardEntity,
-  ReceiptCardRowEntity,
-} from '../persistence/entities.js';
-import { lockOpenPeriodState } from '../persistence/period-state.repository.js';
-import { layerKey, lockBalances, nextSeqs } from '../persistence/stock-ledger.repository.js';
 import { checkPartner, findPeriod } from '../ports/references.port.js';
-import { type EntryRow, type ReceiptRow, type ReceiptRowRow, receiptDto } from '../queries/receipt-cards.js';
+import {
+  type ReceiptCardWriteSet,
+  receiptCardWriter,
+  storedReceiptCardReply,
+} from '../store/receipt-card.writer.js';
+import { cardStockInfo, readCardStock } from '../store/stock-state.reads.js';
 import type { WarehouseDeps } from './create-issue-card.js';
 
-/** `POST /1.6/warehouses/receipt-cards`. Errors: 400, 409 DuplicateRecordNumber, 422 ReferenceNotFound, LotNumberRequired, PeriodNotFound, PeriodClosed. */
+/**
+ * `POST /1.6/warehouses/receipt-cards`: stores a receipt card (amounts in EUR, 2 decimals; quantities 4).
+ * Errors: 400, 409 DuplicateRecordNumber, 422 ReferenceNotFound, LotNumberRequired, PeriodNotFound,
+ * PeriodClosed (also when a back-dated receipt would revalue a card in a closed period).
+ */
 export async function createReceiptCard(
   deps: WarehouseDeps,
   ctx: Ctx,
@@ -67,94 +54,74 @@ export async function createReceiptCard(
   }));
   const table = '"warehouse"."receipt_card"';
   const given = input.recordNumber?.trim() || undefined;
-  /** The card's work in its ordner's group commit, under its own savepoint (DESIGN §5, issue #24). */
-  const prepare = async (g: GroupTx): Promise<Prepared<ReceiptCard>> => {
-    const tx = g.tx;
-    const keys = resolved.map((r) => ({ itemId: r.item.id, lotNumberID: r.lotNumberID }));
-    // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
-    // Taken once per group commit: the lock holds until the shared transaction ends.
-    await g.once(`period:${period.id}`, () => lockOpenPeriodState(tx, companyId, period.id));
-    const balances = await lockBalances(tx, companyId, warehouse.id, keys);
-    await checkGivenRecordNumber(tx, table, companyId, given);
-    const cardId = crypto.randomUUID();
-    const plan = await planPosting(
-      tx,
-      companyId,
-      warehouse,
-      { kind: 'receipt', docId: cardId, date: dateOperation, lines },
-      balances,
-      new Map(),
-      () => {
-        throw new Error('a receipt is never short of stock');
-      },
-    );
-    const [seq] = await nextSeqs(tx, 1);
-    await storePosting(tx, ctx, plan, seq, balances, (ids) => closedPeriods({ ...ctx, em: tx }, ids));
-    const settled = sum([...plan.settled.values()]);
-    const now = new Date();
-    const rows = input.rows.map((r, i) => ({
-      id: crypto.randomUUID(),
-      companyId,
-      receiptCardId: cardId,
-      rowNo: i + 1,
-      itemId: resolved[i].item.id,
-      lotNumberId: resolved[i].lotNumberID,
-      quantity: r.quantity,
-      costPrice: r.costPrice,
-      amount: fmt(round2(dec(r.quantity).mul(dec(r.costPrice)))),
-    }));
-    const totalCost = sum(rows.map((r) => r.amount));
-    /** The card, its rows, entries and event under its record number (one statement for the group). */
-    const finish = (recordNumber: string) => {
-      const entries = entryRows(
+  const cardId = crypto.randomUUID();
+  const stockInfo = cardStockInfo(companyId, period.id, warehouse.id, 'receipt', lines);
+  // Receipts (of any companies and ordners) arriving together share one transaction, like issue cards;
+  // their stock keys are declared, so groups of this process never wait for each other's balance locks.
+  const stored = await groupCommit(
+    'warehouse:receipt-card',
+    em,
+    async (g) => {
+      const stock = await readCardStock(g.tx, companyId, { ...stockInfo, dateOperation }, { store: true, g });
+      await checkGivenRecordNumber(g.tx, table, companyId, given);
+      const plan = await planPosting(
+        g.tx,
         companyId,
-        cardId,
-        receiptEntries(warehouse, totalCost, settled, recordNumber),
+        warehouse,
+        { kind: 'receipt', docId: cardId, date: dateOperation, lines },
+        stock.balances,
+        new Map(),
+        () => {
+          throw new Error('a receipt is never short of stock');
+        },
       );
-      const receipt = {
-        id: cardId,
+      await storePosting(
+        g.tx,
+        ctx,
+        plan,
+        stock.seq,
+        stock.balances,
+        (ids) => closedPeriods({ ...ctx, em: g.tx }, ids),
+        {
+          beforeWrite: g.savepoint,
+          defer: (parts) => g.defer(stockInfo.locks, parts),
+        },
+      );
+      const rows = input.rows.map((r, i) => ({
+        id: crypto.randomUUID(),
+        itemId: resolved[i].item.id,
+        lotNumberId: resolved[i].lotNumberID,
+        quantity: r.quantity,
+        costPrice: r.costPrice,
+        amount: fmt(round2(dec(r.quantity).mul(dec(r.costPrice)))),
+      }));
+      const writeSet: ReceiptCardWriteSet = {
+        cardId,
         companyId,
-        ordnerId: ordner.id,
-        warehouseId: warehouse.id,
-        partnerId: input.partnerId ?? null,
-        recordNumber,
-        dateOperation,
-        dateAccounting,
-        periodId: period.id,
-        totalCost: fmt(totalCost),
-        createdAt: now,
-      };
-      const event: StockReceivedEvent = {
         eventId: crypto.randomUUID(),
-        companyId,
-        receiptCardId: cardId,
-        recordNumber,
-        warehouseId: warehouse.id,
-        dateOperation,
-        rows: rows.map((r) => ({
-          itemId: r.itemId,
-          lotNumberID: r.lotNumberId ?? null,
-          quantity: r.quantity,
-          costPrice: r.costPrice,
-        })),
+        header: {
+          ordnerId: ordner.id,
+          warehouseId: warehouse.id,
+          partnerId: input.partnerId ?? null,
+          dateOperation,
+          dateAccounting,
+          periodId: period.id,
+        },
+        rows,
+        totalCost: fmt(sum(rows.map((r) => r.amount))),
+        settled: fmt(sum([...plan.settled.values()])),
+        accounts: warehouse,
+        createdAt: new Date(),
       };
-      return {
-        rows: [
-          { entity: ReceiptCardEntity, rows: [receipt] },
-          { entity: ReceiptCardRowEntity, rows },
-          { entity: AccountingEntryEntity, rows: entries },
-          { entity: OutboxEntity, rows: [outboxRow(companyId, EventSubjects.stockReceived, event)] },
-        ],
-        value: receiptDto(receipt as ReceiptRow, rows as ReceiptRowRow[], entries as EntryRow[]),
-      };
-    };
-    // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
-    return awaitingNumber({ table, companyId, ordner, date: dateOperation, given }, finish);
-  };
-  // Receipts (of any companies and ordners) arriving together share one transaction, like issue cards (issue #24); their
-  // stock keys are declared, so groups of this process never wait for each other's balance locks.
-  const locks = lines.map((l) => layerKey(warehouse.id, l));
-  const card = await groupCommit('warehouse:receipt-card', em, prepare, { locks });
+      // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
+      return awaitingNumber(
+        { table, companyId, ordner, date: dateOperation, given },
+        receiptCardWriter,
+        writeSet,
+      );
+    },
+    { locks: stockInfo.locks, lazySavepoint: true, info: stockInfo },
+  );
   deps.kickOutbox();
-  return card;
+  return storedReceiptCardReply(stored.writeSet, stored.recordNumber);
 }

@@ -99,6 +99,13 @@ export type ReplayResult =
 /** Key of the stock ledger within a warehouse: item and lot. */
 export const stockKey = (itemId: string, lotNumberID: string | null) => `${itemId}|${lotNumberID ?? ''}`;
 
+/**
+ * Key of the stock ledger across warehouses (`<warehouseId>:<stockKey>`): a card's declared lock in the
+ * group commit, and the key of the group's reads.
+ */
+export const layerKey = (warehouseId: string, k: { itemId: string; lotNumberID: string | null }) =>
+  `${warehouseId}:${stockKey(k.itemId, k.lotNumberID)}`;
+
 /** The id a layer formed by a replayed receipt row gets until it is stored. */
 export const newLayerId = (docId: string, line: number) => `new:${docId}:${line}`;
 

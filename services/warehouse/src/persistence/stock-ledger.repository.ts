@@ -6,7 +6,7 @@
 
 import { fmt } from '@bm/money';
 import { type EntityManager, execBound, pgArray, type Statement } from '@bm/service-kit';
-import { stockKey } from '../domain/ledger-replay.js';
+import { layerKey, stockKey } from '../domain/ledger-replay.js';
 
 /**
  * A balance row of the stock ledger (quantity 4 decimals, value 2 decimals in the company's currency, as
@@ -158,9 +158,7 @@ export async function readBalances(
   return new Map(rows.map((r) => [stockKey(r.itemId, lotOf(r.lotKey)), r]));
 }
 
-/** The key of {@link openLayersAndSeqs}' map: warehouse, item and lot. */
-export const layerKey = (warehouseId: string, k: StockKey) =>
-  `${warehouseId}:${stockKey(k.itemId, k.lotNumberID)}`;
+export { layerKey };
 
 /** True when a movement dated `date` is not before any movement of the key (no back-dating). */
 export const isCurrent = (balance: BalanceRow | undefined, date: string) =>

@@ -1,17 +1,19 @@
 /**
- * What a stored issue card writes once its record number is known (DESIGN §5 "Record numbers"): the card,
- * its rows, its accounting entries and its `stock-issued` event in the outbox, as the row sets the group
- * commit inserts in one statement; and the card's reply. Plain data, no I/O.
+ * The issue card's writer (DESIGN §5 "Record numbers", issue #24): what a decided card (its write set,
+ * plain data) stores once its record number is known: the card, its rows, its accounting entries and its
+ * `stock-issued` event in the outbox, as the row sets the group commit inserts in one statement; and the
+ * reply of the stored card. Pure, no I/O; ids are in the write set, so the rows and the reply agree.
  */
 import {
-  type AccountingEntry,
   EventSubjects,
   type IssueCard,
   type IssueCardRow,
   type SourceType,
   type StockIssuedEvent,
 } from '@bm/contracts';
-import { entryRows, type InsertPart, outboxRow } from '@bm/service-kit';
+import { dec } from '@bm/money';
+import { type DocumentWriter, entryRows, outboxRow } from '@bm/service-kit';
+import { issueEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
   IssueCardEntity,
@@ -38,36 +40,39 @@ export interface IssueCardHeader {
 }
 
 /**
- * The rows to insert for card `cardId` under `recordNumber`, and its reply. `rows` are the valued rows in
- * order (quantities 4 decimals, prices and amounts in EUR as exact strings), `lines` the input line each
- * came from, `totalCost` the card's total (2 decimals).
+ * A decided issue card without its record number. `rows` are the valued rows in order (quantities 4
+ * decimals, prices and amounts in EUR as exact strings; each with its id), `lines` the input line each came
+ * from, `totalCost` the card's total (2 decimals), `accounts` what its entries post to.
  */
-export function issueCardWriteSet(o: {
+export interface IssueCardWriteSet {
   cardId: string;
   companyId: string;
+  eventId: string;
   header: IssueCardHeader;
-  recordNumber: string;
-  rows: IssueCardRow[];
+  rows: (IssueCardRow & { id: string })[];
   lines: number[];
   totalCost: string;
-  entries: AccountingEntry[];
+  accounts: WarehouseAccounts;
   createdAt: Date;
-}): { rows: InsertPart[]; value: IssueCard } {
-  const { cardId, companyId, header, recordNumber } = o;
+}
+
+/** The card's stored rows under `recordNumber`. */
+function storedCard(w: IssueCardWriteSet, recordNumber: string) {
+  const { cardId, companyId } = w;
   const card = {
     id: cardId,
     companyId,
-    ...header,
+    ...w.header,
     recordNumber,
-    totalCost: o.totalCost,
-    createdAt: o.createdAt,
+    totalCost: w.totalCost,
+    createdAt: w.createdAt,
   };
-  const storedRows = o.rows.map((r, i) => ({
-    id: crypto.randomUUID(),
+  const rows = w.rows.map((r, i) => ({
+    id: r.id,
     companyId,
     issueCardId: cardId,
     rowNo: i + 1,
-    lineNo: o.lines[i],
+    lineNo: w.lines[i],
     itemId: r.itemId,
     code: r.code,
     name: r.name,
@@ -78,30 +83,50 @@ export function issueCardWriteSet(o: {
     costPrice: r.costPrice,
     amount: r.amount,
   }));
-  const storedEntries = entryRows(companyId, cardId, o.entries);
+  const entries = entryRows(companyId, cardId, issueEntries(w.accounts, dec(w.totalCost), recordNumber));
+  return { card, rows, entries };
+}
+
+/** The rows that store card `w` under `recordNumber` (the group commit's writer of issue cards). */
+export const issueCardWriter: DocumentWriter<IssueCardWriteSet> = (w, recordNumber) => {
+  const { card, rows, entries } = storedCard(w, recordNumber);
   const event: StockIssuedEvent = {
-    eventId: crypto.randomUUID(),
-    companyId,
-    issueCardId: cardId,
+    eventId: w.eventId,
+    companyId: w.companyId,
+    issueCardId: w.cardId,
     recordNumber,
-    warehouseId: header.warehouseId,
-    dateOperation: header.dateOperation,
-    sourceId: header.sourceId,
-    sourceType: header.sourceType,
-    rows: o.rows.map((r) => ({
+    warehouseId: w.header.warehouseId,
+    dateOperation: w.header.dateOperation,
+    sourceId: w.header.sourceId,
+    sourceType: w.header.sourceType,
+    rows: w.rows.map((r) => ({
       itemId: r.itemId,
       lotNumberID: r.lotNumberID,
       quantity: r.quantity,
       costPrice: r.costPrice,
     })),
   };
+  return [
+    { entity: IssueCardEntity, rows: [card] },
+    { entity: IssueCardRowEntity, rows },
+    { entity: AccountingEntryEntity, rows: entries },
+    { entity: OutboxEntity, rows: [outboxRow(w.companyId, EventSubjects.stockIssued, event)] },
+  ];
+};
+
+/** The reply of card `w` stored under `recordNumber` (INTERFACE §2.1), as a read of it would give. */
+export function storedIssueCardReply(w: IssueCardWriteSet, recordNumber: string): IssueCard {
+  const { card, rows, entries } = storedCard(w, recordNumber);
+  return cardDto(card as CardRow, rows as CardRowRow[], entries as EntryRow[]);
+}
+
+/** The reply of a previewed card (`store: false`): no row ids, no record number, nothing stored. */
+export function issueCardPreview(w: IssueCardWriteSet): IssueCard {
   return {
-    rows: [
-      { entity: IssueCardEntity, rows: [card] },
-      { entity: IssueCardRowEntity, rows: storedRows },
-      { entity: AccountingEntryEntity, rows: storedEntries },
-      { entity: OutboxEntity, rows: [outboxRow(companyId, EventSubjects.stockIssued, event)] },
-    ],
-    value: cardDto(card as CardRow, storedRows as CardRowRow[], storedEntries as EntryRow[]),
+    ...w.header,
+    recordNumber: null,
+    rows: w.rows.map(({ id: _id, ...r }) => r),
+    totalCost: w.totalCost,
+    accountingEntries: issueEntries(w.accounts, dec(w.totalCost), null),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The stock state an issue card is valued on (DESIGN §5): its keys' balances (locked when storing), the
- * first open FIFO layers of its current keys, and its place in the ledger (a value of the ledger
+ * The stock state a card (issue or receipt) is decided on (DESIGN §5): its period (share-locked when
+ * storing, and refused if closed meanwhile), its keys' balances (locked when storing), the first open
+ * FIFO layers of an issue card's current keys, and its place in the ledger (a value of the ledger
  * sequence, drawn after its balances are locked).
  *
  * In a group commit (issue #24) the first card reads for the whole group: the balances of every key of
@@ -10,27 +11,27 @@
  * (`g.flushFor`). So a group of n cards with distinct keys costs two statements, not 2n.
  */
 import type { EntityManager, GroupTx } from '@bm/service-kit';
-import { stockKey } from '../domain/ledger-replay.js';
+import { layerKey, stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
 import {
   openLayersAndSeqs,
   prefetchOpenLayers,
   prefetchOpenLayersAndSeq,
   readLockedStock,
 } from '../persistence/open-layers.repository.js';
+import { lockPeriodStates, periodClosedMeanwhile } from '../persistence/period-state.repository.js';
 import {
   type BalanceRow,
   isCurrent,
   type LayerRow,
-  layerKey,
   lockBalances,
   lockBalancesOf,
   readBalances,
   type StockKey,
 } from '../persistence/stock-ledger.repository.js';
 
-/** What a stored issue card declares to the other cards of its group (`groupCommit`'s `info`). */
+/** What a stored card declares to the other cards of its group (`groupCommit`'s `info`). */
 export interface CardStockInfo {
-  kind: 'issue-card-stock';
+  kind: 'card-stock';
   companyId: string;
   /** The card's accounting period (the group share-locks every card's at once). */
   periodId: string;
@@ -50,8 +51,34 @@ export interface CardStock {
   seq: string;
 }
 
-export const isCardStock = (p: unknown): p is CardStockInfo =>
-  (p as CardStockInfo)?.kind === 'issue-card-stock';
+export const isCardStock = (p: unknown): p is CardStockInfo => (p as CardStockInfo)?.kind === 'card-stock';
+
+/**
+ * What a card of `lines` declares: its distinct (item, lot) keys in warehouse `warehouseId` and its locks.
+ * Layers are read ahead only for an issue card under FIFO (`fifo`); a receipt passes `'receipt'`.
+ */
+export function cardStockInfo(
+  companyId: string,
+  periodId: string,
+  warehouseId: string,
+  method: ValuationMethod | 'receipt',
+  lines: readonly StockKey[],
+): CardStockInfo {
+  const keys = [
+    ...new Map(
+      lines.map((l) => [stockKey(l.itemId, l.lotNumberID), { itemId: l.itemId, lotNumberID: l.lotNumberID }]),
+    ).values(),
+  ];
+  return {
+    kind: 'card-stock',
+    companyId,
+    periodId,
+    warehouseId,
+    fifo: method === 'FIFO',
+    keys,
+    locks: keys.map((k) => layerKey(warehouseId, k)),
+  };
+}
 
 /**
  * The group's read, per card (by its place in the group): its ledger value, and for a card none of whose
@@ -124,6 +151,12 @@ export async function readCardStock(
     };
   }
   const g = mode.g;
+  // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
+  // The group locks the periods of all its cards at once, until the shared transaction ends.
+  const closed = g
+    ? await g.once('periods', () => lockPeriodStates(tx, g.peers.filter(isCardStock)))
+    : await lockPeriodStates(tx, [card]);
+  if (closed.has(card.periodId)) throw periodClosedMeanwhile();
   const mine = g && (await g.once('stock:group', () => readGroupStock(tx, g.peers))).get(g.self);
   if (!mine) {
     // Not in a group of cards: lock and read alone.

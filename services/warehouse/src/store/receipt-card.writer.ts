@@ -1,0 +1,99 @@
+/**
+ * The receipt card's writer (DESIGN §4 "Stock intake", §5 "Record numbers"; issue #24): what a decided
+ * receipt card (its write set, plain data) stores once its record number is known: the card, its rows, its
+ * accounting entries and its `stock-received` event in the outbox, as row sets the group commit inserts in
+ * one statement; and the reply of the stored card. Pure, no I/O; ids are in the write set.
+ */
+import { EventSubjects, type ReceiptCard, type StockReceivedEvent } from '@bm/contracts';
+import { dec } from '@bm/money';
+import { type DocumentWriter, entryRows, outboxRow } from '@bm/service-kit';
+import { receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
+import {
+  AccountingEntryEntity,
+  OutboxEntity,
+  ReceiptCardEntity,
+  ReceiptCardRowEntity,
+} from '../persistence/entities.js';
+import { type EntryRow, type ReceiptRow, type ReceiptRowRow, receiptDto } from '../queries/receipt-cards.js';
+
+/**
+ * A decided receipt card without its record number. Quantities 4 decimals, prices and amounts in EUR as
+ * exact strings; `settled` is the value that settled negative balances (EUR, 2 decimals), `accounts` what
+ * its entries post to.
+ */
+export interface ReceiptCardWriteSet {
+  cardId: string;
+  companyId: string;
+  eventId: string;
+  header: {
+    ordnerId: string;
+    warehouseId: string;
+    partnerId: string | null;
+    dateOperation: string;
+    dateAccounting: string;
+    periodId: string;
+  };
+  rows: {
+    id: string;
+    itemId: string;
+    lotNumberId: string | null;
+    quantity: string;
+    costPrice: string;
+    amount: string;
+  }[];
+  totalCost: string;
+  settled: string;
+  accounts: WarehouseAccounts;
+  createdAt: Date;
+}
+
+/** The card's stored rows under `recordNumber`. */
+function storedReceipt(w: ReceiptCardWriteSet, recordNumber: string) {
+  const { cardId, companyId } = w;
+  const card = {
+    id: cardId,
+    companyId,
+    ...w.header,
+    recordNumber,
+    totalCost: w.totalCost,
+    createdAt: w.createdAt,
+  };
+  const rows = w.rows.map((r, i) => ({ ...r, companyId, receiptCardId: cardId, rowNo: i + 1 }));
+  const entries = entryRows(
+    companyId,
+    cardId,
+    receiptEntries(w.accounts, dec(w.totalCost), dec(w.settled), recordNumber),
+  );
+  return { card, rows, entries };
+}
+
+/** The rows that store receipt card `w` under `recordNumber` (the group commit's writer of receipt cards). */
+export const receiptCardWriter: DocumentWriter<ReceiptCardWriteSet> = (w, recordNumber) => {
+  const { card, rows, entries } = storedReceipt(w, recordNumber);
+  const event: StockReceivedEvent = {
+    eventId: w.eventId,
+    companyId: w.companyId,
+    receiptCardId: w.cardId,
+    recordNumber,
+    warehouseId: w.header.warehouseId,
+    dateOperation: w.header.dateOperation,
+    rows: w.rows.map((r) => ({
+      itemId: r.itemId,
+      lotNumberID: r.lotNumberId,
+      quantity: r.quantity,
+      costPrice: r.costPrice,
+    })),
+  };
+  return [
+    { entity: ReceiptCardEntity, rows: [card] },
+    { entity: ReceiptCardRowEntity, rows },
+    { entity: AccountingEntryEntity, rows: entries },
+    { entity: OutboxEntity, rows: [outboxRow(w.companyId, EventSubjects.stockReceived, event)] },
+  ];
+};
+
+/** The reply of receipt card `w` stored under `recordNumber`, as a read of it would give. */
+export function storedReceiptCardReply(w: ReceiptCardWriteSet, recordNumber: string): ReceiptCard {
+  const { card, rows, entries } = storedReceipt(w, recordNumber);
+  return receiptDto(card as ReceiptRow, rows as ReceiptRowRow[], entries as EntryRow[]);
+}
