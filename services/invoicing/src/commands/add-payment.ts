@@ -1,24 +1,27 @@
 /** The add-payment command (INTERFACE §4.3 payments; DESIGN §6 "States"). */
 import type { SalesInvoice } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { dec } from '@bm/money';
 import type { Ctx } from '@bm/service-kit';
-import { LockMode } from '@mikro-orm/postgresql';
 import { paymentRefusal, stateOf } from '../domain/invoice-state.js';
-import { PaymentEntity, SalesInvoiceEntity } from '../persistence/entities.js';
 import { getSalesInvoice } from '../queries/sales-invoices.js';
+import { lockSalesInvoice, paymentsOf } from '../store/sales-invoice.reads.js';
+import { writePayment } from '../store/sales-invoice.writer.js';
 
-/** `POST /1.6/sales/invoices/{id}/payments` `{amount, date}`: 409 for a cancelled or paid invoice or more than the balance. */
+/**
+ * `POST /1.6/sales/invoices/{id}/payments` `{amount, date}` (amount in the invoice's currency, 2 decimals;
+ * a refund negative): 404; 409 InvalidState for a cancelled or paid invoice, 409 Conflict for the wrong
+ * sign or more than the open balance (DESIGN §6 "States").
+ */
 export async function addPayment(
   ctx: Ctx,
   id: string,
   data: { amount: string; date?: string },
 ): Promise<SalesInvoice> {
   await ctx.em.transactional(async (tx) => {
-    const inv = await tx.findOne(SalesInvoiceEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!inv) throw notFound('Sales invoice');
-    const payments = await tx.find(PaymentEntity, { invoiceId: id });
+    const inv = await lockSalesInvoice(tx, id);
+    const payments = await paymentsOf(tx, id);
     const refusal = paymentRefusal(inv, payments, data.amount, todayIn(ctx.timeZone));
     if (refusal?.reason === 'state')
       throw new AppError(
@@ -40,15 +43,13 @@ export async function addPayment(
         `the payment ${data.amount} exceeds the unpaid amount ${refusal.open}`,
         { errors: [{ path: 'amount', message: `at most ${refusal.open}` }] },
       );
-    const payment = tx.create(PaymentEntity, {
+    const payment = {
       id: crypto.randomUUID(),
       companyId: ctx.companyId!,
-      invoiceId: id,
       amount: data.amount,
       date: data.date ?? todayIn(ctx.timeZone),
-      createdAt: new Date(),
-    });
-    inv.state = stateOf(inv, [...payments, payment], todayIn(ctx.timeZone)).state;
+    };
+    writePayment(tx, inv, payment, stateOf(inv, [...payments, payment], todayIn(ctx.timeZone)).state);
   });
   return getSalesInvoice(ctx, id);
 }

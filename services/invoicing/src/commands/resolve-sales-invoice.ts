@@ -20,8 +20,8 @@ import {
 import { normalizeVatNumber } from '../domain/vat-number.js';
 import { selectParagraph } from '../domain/vat-paragraph.js';
 import { countryOfTaxation, selectVatCode, type VatCodeDef, VatRefusal } from '../domain/vat-selection.js';
-import { SalesInvoiceEntity } from '../persistence/entities.js';
 import { resolveRowsCatalog, resolveWarehouseRemote } from '../ports/warehouse.port.js';
+import { type SalesInvoiceRow, salesInvoiceExists } from '../store/sales-invoice.reads.js';
 import { loadVatCodes } from '../store/vat-codes.reads.js';
 import type { InvoicingDeps } from './deps.js';
 
@@ -30,8 +30,6 @@ export type AnyInput = (SalesInvoiceInput | SalesInvoiceUpdate) & {
   ordnerCode?: string;
   warehouseCode?: string;
 };
-
-type InvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
 
 /** What `saveInvoice` computes and writes from. */
 export type ResolvedSalesInvoice = Awaited<ReturnType<typeof resolveSalesInvoice>>;
@@ -50,7 +48,7 @@ export async function resolveSalesInvoice(
   deps: InvoicingDeps,
   ctx: Ctx,
   input: AnyInput,
-  existing?: InvoiceRow,
+  existing?: SalesInvoiceRow,
 ) {
   const em = ctx.em;
   const profile = await companyProfile(em);
@@ -72,8 +70,7 @@ export async function resolveSalesInvoice(
   // The invoice a credit note corrects (issue #21): a sales invoice of the same company, not itself.
   if (
     input.correctedInvoiceId &&
-    (input.correctedInvoiceId === existing?.id ||
-      !(await em.count(SalesInvoiceEntity, { id: input.correctedInvoiceId })))
+    (input.correctedInvoiceId === existing?.id || !(await salesInvoiceExists(em, input.correctedInvoiceId)))
   )
     throw referenceNotFound('correctedInvoiceId', 'sales invoice');
   const dateAccounting = input.dateAccounting ?? input.dateCreated;

@@ -2,26 +2,21 @@ import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import type { Ctx, EntityManager } from '@bm/service-kit';
 import { lockOpenPeriod, resolvePeriodLocal } from '../application/references.js';
-import { stateOf } from '../domain/invoice-state.js';
-import { PaymentEntity, type SalesInvoiceEntity } from '../persistence/entities.js';
+import { changeRefusal } from '../domain/invoice-state.js';
 import { isEInvoiceIssued } from '../store/e-invoice.store.js';
-
-type InvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
-type PaymentRow = InstanceType<typeof PaymentEntity.class>;
+import { paymentsOf, type SalesInvoiceRow } from '../store/sales-invoice.reads.js';
 
 /**
  * 409 InvalidState unless the invoice has no payment, is not cancelled and its period is open (an
  * `issued` invoice, or a zero-total one, which is `paid` without any payment).
  */
-export async function assertEditable(ctx: Ctx, inv: InvoiceRow, what: string): Promise<PaymentRow[]> {
-  const payments = await ctx.em.find(PaymentEntity, { invoiceId: inv.id });
-  const { state } = stateOf(inv, payments, todayIn(ctx.timeZone));
-  // `issued`, or `paid` only by a zero total (nothing was paid: it may still be corrected or cancelled).
-  if (inv.cancelled || payments.length)
+export async function assertEditable(ctx: Ctx, inv: SalesInvoiceRow, what: string): Promise<void> {
+  const refused = changeRefusal(inv, await paymentsOf(ctx.em, inv.id), todayIn(ctx.timeZone));
+  if (refused)
     throw new AppError(
       ErrorKind.conflict,
       ErrorCode.InvalidState,
-      `${what} is not allowed: the invoice is ${state}`,
+      `${what} is not allowed: the invoice is ${refused}`,
     );
   try {
     await resolvePeriodLocal(ctx.em, inv.periodId, inv.dateAccounting);
@@ -36,7 +31,6 @@ export async function assertEditable(ctx: Ctx, inv: InvoiceRow, what: string): P
     }
     throw e;
   }
-  return payments;
 }
 
 /**

@@ -63,3 +63,16 @@ export function paymentRefusal(
   if (a.isNegative() !== open.isNegative()) return { reason: 'sign', open: fmt(open) };
   return a.abs().gt(open.abs()) ? { reason: 'exceeds', open: fmt(open) } : null;
 }
+
+/**
+ * May the invoice still change (an update, cancelling)? Only while nothing was paid and it is not
+ * cancelled: `issued`, or `paid` by a zero total alone (DESIGN §6 "States"). Returns the state that
+ * refuses the change, or null. (The period must be open as well; that needs the period, not this rule.)
+ */
+export function changeRefusal(
+  inv: { sumTotal: string; cancelled: boolean },
+  payments: readonly Payment[],
+  today: string,
+): InvoiceState | null {
+  return inv.cancelled || payments.length ? stateOf(inv, payments, today).state : null;
+}

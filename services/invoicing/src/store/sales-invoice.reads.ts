@@ -1,11 +1,17 @@
 /**
  * Reads of a sales invoice for its commands (DESIGN §6 "States"): the invoice as loaded for a change, its
- * stored rows (their ids and price basis), and the invoice locked for update. ORM reads only.
+ * stored rows (their ids and price basis), the invoice locked for update, its payments and entries, and
+ * whether an invoice exists. ORM reads only.
  */
 import { notFound } from '@bm/errors';
 import type { EntityManager } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
-import { SalesInvoiceEntity, SalesInvoiceRowEntity } from '../persistence/entities.js';
+import {
+  AccountingEntryEntity,
+  PaymentEntity,
+  SalesInvoiceEntity,
+  SalesInvoiceRowEntity,
+} from '../persistence/entities.js';
 
 export type SalesInvoiceRow = InstanceType<typeof SalesInvoiceEntity.class>;
 
@@ -30,3 +36,14 @@ export async function lockSalesInvoice(tx: EntityManager, id: string): Promise<S
 /** The stored rows of invoice `id` (ids, prices and whether gross was entered), detached. */
 export const storedInvoiceRows = (em: EntityManager, id: string) =>
   em.find(SalesInvoiceRowEntity, { invoiceId: id }, { disableIdentityMap: true });
+
+/** The payments of invoice `id` (amounts in its currency, dates `YYYY-MM-DD`). */
+export const paymentsOf = (em: EntityManager, id: string) => em.find(PaymentEntity, { invoiceId: id });
+
+/** The accounting entries of invoice `id`, in line order. */
+export const entriesOf = (em: EntityManager, id: string) =>
+  em.find(AccountingEntryEntity, { documentId: id }, { orderBy: { lineNo: 'asc' } });
+
+/** Whether the company has sales invoice `id`. */
+export const salesInvoiceExists = async (em: EntityManager, id: string) =>
+  (await em.count(SalesInvoiceEntity, { id })) > 0;

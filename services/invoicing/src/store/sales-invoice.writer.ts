@@ -2,9 +2,15 @@
  * The sales invoice's writers (DESIGN §5 "Record numbers", §6; issue #24). A new invoice: the rows the
  * group commit inserts in one statement once its record number is known (the invoice, its rows, its
  * accounting entries and its event in the outbox). An update: the same through the ORM, in the update's
- * own transaction under the invoice's row lock. And the reply of what was stored.
+ * own transaction under the invoice's row lock. A payment, and a cancellation with its reversed entries.
+ * And the reply of what was stored.
  */
-import { InvoiceEventSubjects, type SalesInvoice } from '@bm/contracts';
+import {
+  type AccountingEntry,
+  InvoiceEventSubjects,
+  type InvoiceState,
+  type SalesInvoice,
+} from '@bm/contracts';
 import {
   addEntries,
   type DocumentWriter,
@@ -17,6 +23,7 @@ import { numberedInvoice, type SalesInvoiceWriteSet } from '../domain/sales-invo
 import {
   AccountingEntryEntity,
   OutboxEntity,
+  PaymentEntity,
   SalesInvoiceEntity,
   SalesInvoiceRowEntity,
 } from '../persistence/entities.js';
@@ -77,4 +84,28 @@ export function storedSalesInvoiceReply(
 ): SalesInvoice {
   const { invoice, entries } = storedNew(w, recordNumber);
   return salesInvoiceReply(invoice as InvoiceRow, w.rows as RowRow[], [], entries as EntryRow[], today);
+}
+
+/** Records payment `p` (amount in the invoice's currency, date `YYYY-MM-DD`) of the locked `inv`, now in `state`. */
+export function writePayment(
+  tx: EntityManager,
+  inv: InvoiceRow,
+  p: { id: string; companyId: string; amount: string; date: string },
+  state: InvoiceState,
+): void {
+  tx.create(PaymentEntity, { ...p, invoiceId: inv.id, createdAt: new Date() });
+  inv.state = state;
+}
+
+/** Cancels the locked `inv`: state `cancelled`, and `reversal` added after its `lines` entries. */
+export function writeCancellation(
+  tx: EntityManager,
+  inv: InvoiceRow,
+  reversal: AccountingEntry[],
+  lines: number,
+): void {
+  inv.cancelled = true;
+  inv.state = 'cancelled';
+  inv.updatedAt = new Date();
+  addEntries(tx, AccountingEntryEntity, inv.companyId, inv.id, reversal, lines + 1);
 }

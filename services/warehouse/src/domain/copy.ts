@@ -2,6 +2,7 @@
  * Copy into an issue card (INTERFACE §4.1 copy rule 1): source rows merged by (itemId, lotNumberID,
  * costPrice), quantities added, the first row's texts and prices kept. Pure.
  */
+import type { SourceType } from '@bm/contracts';
 import { type Dec, dec } from '@bm/money';
 
 export interface SourceRow {
@@ -13,6 +14,19 @@ export interface SourceRow {
   name: string | null;
   unitId: string | null;
   sellPrice: string | null;
+}
+
+/** A record an issue card is copied from (INTERFACE §4.1 copy), as the copy rules see it. */
+export interface CopySource {
+  sourceType: SourceType;
+  /** A cancelled sales invoice (cards are never cancelled). */
+  cancelled: boolean;
+  ordnerId: string | null;
+  warehouseId: string | null;
+  partnerId: string | null;
+  partnerAddress: string | null;
+  itemsComment: string | null;
+  rows: SourceRow[];
 }
 
 export interface MergedRow extends Omit<SourceRow, 'quantity'> {
