@@ -8,12 +8,12 @@
  * movements, layers and consumptions rewritten; issue card rows, totals and accounting entries of
  * revalued cards; negative-stock settlements of later receipts), the key's balance, and one
  * `events.warehouse.stock-revalued` per revalued card through the outbox. A current-date document has
- * no later documents and does no repost work. This module only loads, locks and stores.
+ * no later documents and does no repost work. The rules are pure (domain/ledger-replay.ts, domain/ledger-writes.ts,
+ * domain/repost-revision.ts); this module loads, calls them and stores.
  */
 
-import { ErrorCode, unprocessable } from '@bm/errors';
 import { fmt, sum } from '@bm/money';
-import { type Ctx, type EntityManager, executeAll, pgArray, type WritePart } from '@bm/service-kit';
+import { type Ctx, type EntityManager, executeAll, type WritePart } from '@bm/service-kit';
 import {
   availableFrom,
   type LedgerDoc,
@@ -23,7 +23,7 @@ import {
 } from '../domain/ledger-replay.js';
 import { ledgerRows } from '../domain/ledger-writes.js';
 import { loadKey } from '../persistence/key-history.repository.js';
-import { ledgerWriteParts } from '../persistence/ledger-statements.js';
+import { deleteReplayed, ledgerWriteParts } from '../persistence/ledger-statements.js';
 import { type BalanceRow, type LayerRow, lotKeyOf } from '../persistence/stock-ledger.repository.js';
 import { laterDocs } from './later-documents.js';
 import type {
@@ -33,8 +33,7 @@ import type {
   PostingPlan,
   PostingShortfall,
 } from './posting-types.js';
-import { reviseLaterIssueCards } from './revise-issue-cards.js';
-import { reviseLaterReceipts } from './revise-receipts.js';
+import { reviseLaterDocuments } from './revise-later-documents.js';
 
 export type {
   LedgerWarehouse,
@@ -154,27 +153,10 @@ export async function storePosting(
   if (reposts || !group.defer) await group.beforeWrite?.();
   for (const k of plan.keys) {
     const lot = lotKeyOf(k.lotNumberID);
-    const keyWhere = [companyId, warehouse.id, k.itemId, lot];
+    const keyWhere: [string, string, string, string] = [companyId, warehouse.id, k.itemId, lot];
     const laterIssueIds = k.load.later.filter((d) => d.kind === 'issue').map((d) => d.docId);
-    if (k.load.later.length) {
-      // Everything derived after the document's date is replayed: remove it, then write the replay.
-      await tx.execute(
-        `delete from "warehouse"."layer_consumption" c using "warehouse"."valuation_layer" l
-          where c."layer_id" = l."id" and c."document_id" = any(?::uuid[])
-            and l."company_id" = ? and l."warehouse_id" = ? and l."item_id" = ? and l."lot_key" = ?`,
-        [pgArray(laterIssueIds), ...keyWhere],
-      );
-      await tx.execute(
-        `delete from "warehouse"."valuation_layer"
-          where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" > ?`,
-        [...keyWhere, doc.date],
-      );
-      await tx.execute(
-        `delete from "warehouse"."stock_movement"
-          where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" > ?`,
-        [...keyWhere, doc.date],
-      );
-    }
+    // Everything derived after the document's date is replayed: remove it, then write the replay.
+    if (k.load.later.length) await deleteReplayed(tx, keyWhere, laterIssueIds, doc.date);
     const balance = balances.get(stockKey(k.itemId, k.lotNumberID))!;
     balance.quantity = fmt(k.final.quantity);
     balance.value = fmt(k.final.value);
@@ -208,23 +190,5 @@ export async function storePosting(
     tx,
     parts.map((p) => p.build(p.rows)),
   );
-  const revalued = [
-    ...(await reviseLaterIssueCards(tx, ctx, plan, repostedLines)),
-    ...(await reviseLaterReceipts(tx, ctx, plan, laterReceipts)),
-  ];
-  const periodIds = [...new Set(revalued.map((r) => r.periodId).filter((p): p is string => !!p))];
-  if (periodIds.length) {
-    const closed = await isClosed(periodIds);
-    const hit = revalued.find((r) => r.periodId && closed.has(r.periodId));
-    if (hit)
-      throw unprocessable(
-        ErrorCode.PeriodClosed,
-        `the back-dated document would revalue ${hit.kind === 'issue' ? 'issue card' : 'receipt card'} ${hit.recordNumber}, which lies in a closed period`,
-        {
-          errors: [
-            { path: 'dateOperation', message: `would revalue ${hit.recordNumber} in a closed period` },
-          ],
-        },
-      );
-  }
+  await reviseLaterDocuments(tx, ctx, plan, repostedLines, laterReceipts, isClosed);
 }

@@ -1,24 +1,10 @@
 import type { Dec } from '@bm/money';
 import type { DocResult, IssuedPiece, KeyLedgerState } from '../domain/ledger-replay.js';
+import type { StoredIssueRow } from '../domain/repost-revision.js';
 import type { WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import type { KeyLoad } from '../persistence/key-history.repository.js';
 
-/** A stored issue card row as a repost reads and rewrites it (plain data, not an ORM entity). */
-export interface StoredIssueRow {
-  id: string;
-  issueCardId: string;
-  rowNo: number;
-  lineNo: number;
-  itemId: string;
-  code: string | null;
-  name: string | null;
-  unitId: string | null;
-  lotNumberId: string | null;
-  quantity: string;
-  sellPrice: string;
-  costPrice: string;
-  amount: string;
-}
+export type { RevaluedDoc, StoredIssueRow } from '../domain/repost-revision.js';
 
 /** One line of the new document. */
 export interface PostingLine {
@@ -73,12 +59,4 @@ export interface PostingPlan {
   settled: Map<number, Dec>;
   /** Later documents' lines by document id (loaded once, shared by the keys). */
   laterIssueRows: Map<string, StoredIssueRow[]>;
-}
-
-/** A later card whose cost the repost changed, and the closed-period check's input. */
-export interface RevaluedDoc {
-  kind: 'issue' | 'receipt';
-  id: string;
-  recordNumber: string;
-  periodId: string | null;
 }

@@ -122,3 +122,32 @@ export function ledgerWriteParts(
   ];
   return parts.filter((p) => p.rows.length);
 }
+
+/**
+ * Removes what a repost replays of one stock key (`key`: company, warehouse, item, lot key): the layer
+ * consumptions of the later issue cards `laterIssueIds`, and the layers and movements dated after `date`
+ * (`YYYY-MM-DD`). The replay then writes them anew.
+ */
+export async function deleteReplayed(
+  tx: EntityManager,
+  key: [string, string, string, string],
+  laterIssueIds: string[],
+  date: string,
+): Promise<void> {
+  await tx.execute(
+    `delete from "warehouse"."layer_consumption" c using "warehouse"."valuation_layer" l
+      where c."layer_id" = l."id" and c."document_id" = any(?::uuid[])
+        and l."company_id" = ? and l."warehouse_id" = ? and l."item_id" = ? and l."lot_key" = ?`,
+    [pgArray(laterIssueIds), ...key],
+  );
+  await tx.execute(
+    `delete from "warehouse"."valuation_layer"
+      where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" > ?`,
+    [...key, date],
+  );
+  await tx.execute(
+    `delete from "warehouse"."stock_movement"
+      where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" > ?`,
+    [...key, date],
+  );
+}
