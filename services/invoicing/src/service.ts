@@ -8,13 +8,13 @@ import {
 } from '@bm/service-kit';
 import type { InvoicingDeps } from './commands/deps.js';
 import { startStockIssuedConsumer } from './consumers/stock-issued.consumer.js';
-import { registerCompany } from './handlers/company.handlers.js';
-import { registerEInvoices } from './handlers/e-invoice.handlers.js';
-import { registerInvoices } from './handlers/invoices.handlers.js';
-import { registerLookups } from './handlers/lookups.handlers.js';
-import { registerMasterData } from './handlers/master-data.handlers.js';
-import { registerPeriods } from './handlers/period.handlers.js';
-import { registerProvision } from './handlers/provision.handler.js';
+import { registerCompany } from './transport/company.handlers.js';
+import { registerEInvoices } from './transport/e-invoice.handlers.js';
+import { registerInvoices } from './transport/invoices.handlers.js';
+import { registerLookups } from './transport/lookups.handlers.js';
+import { registerMasterData } from './transport/master-data.handlers.js';
+import { registerPeriods } from './transport/period.handlers.js';
+import { registerProvision } from './transport/provision.handler.js';
 import { SCHEMA } from './persistence/entities.js';
 import { ormOptions } from './persistence/orm-options.js';
 

@@ -6,8 +6,8 @@ import type { ReportingDeps } from './application/printout.service.js';
 import { RenderAdmission } from './application/render-admission.js';
 import { RenderCancellations } from './application/render-cancellation.js';
 import type { Config } from './config.js';
-import { registerPrintouts } from './handlers/printout.handler.js';
-import { registerReports } from './handlers/reports.handlers.js';
+import { registerPrintouts } from './transport/printout.handler.js';
+import { registerReports } from './transport/reports.handlers.js';
 import { ormOptions } from './persistence/orm-options.js';
 
 /** The render pool: worker threads that load the TypeScript worker through tsx. */

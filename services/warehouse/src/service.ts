@@ -7,9 +7,9 @@ import {
   startService,
 } from '@bm/service-kit';
 import type { WarehouseDeps } from './commands/create-issue-card.js';
-import { registerDocuments } from './handlers/documents.handlers.js';
-import { registerMasterData } from './handlers/master-data.handlers.js';
-import { registerProvision } from './handlers/provision.handler.js';
+import { registerDocuments } from './transport/documents.handlers.js';
+import { registerMasterData } from './transport/master-data.handlers.js';
+import { registerProvision } from './transport/provision.handler.js';
 import { SCHEMA } from './persistence/entities.js';
 import { ormOptions } from './persistence/orm-options.js';
 
