@@ -8,6 +8,8 @@ import {
 } from '@bm/service-kit';
 import type { InvoicingDeps } from './commands/deps.js';
 import { startStockIssuedConsumer } from './consumers/stock-issued.consumer.js';
+import { SCHEMA } from './persistence/entities.js';
+import { ormOptions } from './persistence/orm-options.js';
 import { registerCompany } from './transport/company.handlers.js';
 import { registerEInvoices } from './transport/e-invoice.handlers.js';
 import { registerInvoices } from './transport/invoices.handlers.js';
@@ -15,8 +17,6 @@ import { registerLookups } from './transport/lookups.handlers.js';
 import { registerMasterData } from './transport/master-data.handlers.js';
 import { registerPeriods } from './transport/period.handlers.js';
 import { registerProvision } from './transport/provision.handler.js';
-import { SCHEMA } from './persistence/entities.js';
-import { ormOptions } from './persistence/orm-options.js';
 
 export interface InvoicingService extends RunningService {
   relay: () => OutboxRelay | undefined;

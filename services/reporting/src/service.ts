@@ -6,9 +6,9 @@ import type { ReportingDeps } from './application/printout.service.js';
 import { RenderAdmission } from './application/render-admission.js';
 import { RenderCancellations } from './application/render-cancellation.js';
 import type { Config } from './config.js';
+import { ormOptions } from './persistence/orm-options.js';
 import { registerPrintouts } from './transport/printout.handler.js';
 import { registerReports } from './transport/reports.handlers.js';
-import { ormOptions } from './persistence/orm-options.js';
 
 /** The render pool: worker threads that load the TypeScript worker through tsx. */
 export function createRenderPool(threads: number): Piscina | null {

@@ -7,11 +7,11 @@ import {
   startService,
 } from '@bm/service-kit';
 import type { WarehouseDeps } from './commands/create-issue-card.js';
+import { SCHEMA } from './persistence/entities.js';
+import { ormOptions } from './persistence/orm-options.js';
 import { registerDocuments } from './transport/documents.handlers.js';
 import { registerMasterData } from './transport/master-data.handlers.js';
 import { registerProvision } from './transport/provision.handler.js';
-import { SCHEMA } from './persistence/entities.js';
-import { ormOptions } from './persistence/orm-options.js';
 
 export interface WarehouseService extends RunningService {
   relay: () => OutboxRelay | undefined;
