@@ -53,6 +53,7 @@ export {
   groupCommitStats,
   MAX_RETRIES,
   type Numbering,
+  onGroupCommitted,
   type Stored,
   type WritePart,
 } from './group-transaction.js';
