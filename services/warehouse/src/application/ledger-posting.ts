@@ -13,7 +13,7 @@
  */
 
 import { fmt, sum } from '@bm/money';
-import { type Ctx, type EntityManager, executeAll, type WritePart } from '@bm/service-kit';
+import { type Ctx, type EntityManager, executeAll, type GroupTx, type WritePart } from '@bm/service-kit';
 import {
   availableFrom,
   type LedgerDoc,
@@ -33,6 +33,7 @@ import type {
   PostingPlan,
   PostingShortfall,
 } from './posting-types.js';
+import { closedPeriods } from './references.js';
 import { reviseLaterDocuments } from './revise-later-documents.js';
 
 export type {
@@ -191,4 +192,27 @@ export async function storePosting(
     parts.map((p) => p.build(p.rows)),
   );
   await reviseLaterDocuments(tx, ctx, plan, repostedLines, laterReceipts, isClosed);
+}
+
+/**
+ * {@link storePosting} of a card in its group commit (issue #24): the ledger's writes handed to the group
+ * under the card's declared `locks`, or, for a back-dated card, made at once after its savepoint; a
+ * revalued document in a closed period (the warehouse's copy of the periods) refuses the card.
+ */
+export function storePostingInGroup(
+  g: GroupTx,
+  ctx: Ctx,
+  plan: PostingPlan,
+  stock: { seq: string; balances: Map<string, BalanceRow | undefined> },
+  locks: readonly string[],
+): Promise<void> {
+  return storePosting(
+    g.tx,
+    ctx,
+    plan,
+    stock.seq,
+    stock.balances,
+    (ids) => closedPeriods({ ...ctx, em: g.tx }, ids),
+    { beforeWrite: g.savepoint, defer: (parts) => g.defer(locks, parts) },
+  );
 }

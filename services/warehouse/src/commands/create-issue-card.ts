@@ -25,10 +25,9 @@ import {
   type PostingLine,
   type PostingPlan,
   planPosting,
-  storePosting,
+  storePostingInGroup,
 } from '../application/ledger-posting.js';
 import {
-  closedPeriods,
   requireCostPrices,
   resolveOrdner,
   resolveRows,
@@ -171,18 +170,7 @@ export async function valueAndStore(
     async (g) => {
       const { stock, plan, writeSet } = await decide(g.tx, g);
       await checkGivenRecordNumber(g.tx, table, companyId, given);
-      await storePosting(
-        g.tx,
-        ctx,
-        plan,
-        stock.seq,
-        stock.balances,
-        (ids) => closedPeriods({ ...ctx, em: g.tx }, ids),
-        {
-          beforeWrite: g.savepoint,
-          defer: (parts) => g.defer(stockInfo.locks, parts),
-        },
-      );
+      await storePostingInGroup(g, ctx, plan, stock, stockInfo.locks);
       // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
       return awaitingNumber(
         { table, companyId, ordner: r.ordner, date: dateOperation, given },

@@ -11,8 +11,8 @@ import type { ReceiptCard, ReceiptCardInput } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, round2, sum } from '@bm/money';
 import { awaitingNumber, type Ctx, checkGivenRecordNumber, groupCommit } from '@bm/service-kit';
-import { type PostingLine, planPosting, storePosting } from '../application/ledger-posting.js';
-import { closedPeriods, resolveOrdner, resolveRows, resolveWarehouse } from '../application/references.js';
+import { type PostingLine, planPosting, storePostingInGroup } from '../application/ledger-posting.js';
+import { resolveOrdner, resolveRows, resolveWarehouse } from '../application/references.js';
 import { checkPartner, findPeriod } from '../ports/references.port.js';
 import {
   type ReceiptCardWriteSet,
@@ -75,18 +75,7 @@ export async function createReceiptCard(
           throw new Error('a receipt is never short of stock');
         },
       );
-      await storePosting(
-        g.tx,
-        ctx,
-        plan,
-        stock.seq,
-        stock.balances,
-        (ids) => closedPeriods({ ...ctx, em: g.tx }, ids),
-        {
-          beforeWrite: g.savepoint,
-          defer: (parts) => g.defer(stockInfo.locks, parts),
-        },
-      );
+      await storePostingInGroup(g, ctx, plan, stock, stockInfo.locks);
       const rows = input.rows.map((r, i) => ({
         id: crypto.randomUUID(),
         itemId: resolved[i].item.id,
