@@ -2,8 +2,7 @@
  * Events under faults (issue #12 "Events"): a poison event goes to the consumer's dead-letter subject
  * instead of being redelivered for ever; an event above the NATS message limit travels through the
  * `events` object store; an event the server refuses does not hold up the ones behind it; an event
- * another relay has claimed (issue #24) waits for the claim to end; the events of a group commit are
- * published from memory as it commits (issue #24), never claimed, and marked by the next round.
+ * another relay has claimed (issue #24) waits for the claim to end.
  */
 
 import { incoming, type NatsConnection } from '@bm/messaging';
@@ -12,7 +11,6 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOCK_ISSUED_CONSUMER } from '../../services/invoicing/src/consumers/stock-issued.consumer.js';
-import { item, openYear, receive, warehouse } from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -30,20 +28,15 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/**
- * Reads up to `count` messages of `subject` from the start of the stream, or from `since` (an ephemeral
- * consumer; the stream holds every suite's events).
- */
-async function read(subject: string, count: number, ms = 8000, since?: Date) {
+/** Reads up to `count` messages of `subject` from the start of the stream (an ephemeral consumer). */
+async function read(subject: string, count: number, ms = 8000) {
   const jsm = await jetstreamManager(nc);
   const name = `t${crypto.randomUUID().slice(0, 8)}`;
   await jsm.consumers.add('EVENTS', {
     durable_name: name,
     filter_subject: subject,
     ack_policy: AckPolicy.Explicit,
-    ...(since
-      ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: since.toISOString() }
-      : { deliver_policy: DeliverPolicy.All }),
+    deliver_policy: DeliverPolicy.All,
   });
   const consumer = await jetstream(nc).consumers.get('EVENTS', name);
   const out: { subject: string; headers: Record<string, string>; data: Uint8Array; raw: Uint8Array }[] = [];
@@ -143,40 +136,6 @@ describe('outbox', () => {
     ]);
     expect(state[1].last_error).toMatch(/permission/i);
     relay.resume();
-  });
-
-  it('publishes the events of a group commit as it commits, from memory, without claiming them; the next round marks them', async () => {
-    const relay = stack.replicas.warehouse[0].relay()!;
-    await relay.flush();
-    await openYear(c, 2025);
-    const w = await warehouse(c);
-    const it1 = await item(c);
-    const before = relay.publishedCounts();
-    const since = new Date();
-    const cards = [];
-    for (const q of [3, 4, 5]) cards.push(await receive(c, w.id, '2025-02-03', [[it1.id, q, '2.50']]));
-    await relay.flush();
-    const after = relay.publishedCounts();
-    // All three went the group commit's way; the rounds in between found nothing of theirs to claim.
-    expect(after.committed - before.committed).toBe(3);
-    expect(after.scanned - before.scanned).toBe(0);
-    const rows = await sql(
-      `select payload->>'receiptCardId' as card, payload->>'recordNumber' as number, published_at is not null as published,
-              claimed_until, attempts
-         from warehouse.outbox where subject = 'events.warehouse.stock-received' and company_id = $1
-        order by payload->>'recordNumber'`,
-      [c.creds.companyId],
-    );
-    expect(rows.map((r) => [r.card, r.number, r.published, r.claimed_until, r.attempts])).toEqual(
-      cards.map((k) => [k.id, k.recordNumber, true, null, 0]),
-    );
-    // Each event is on the stream once, with the card's record number.
-    const events = (await read('events.warehouse.stock-received', 500, 2500, since))
-      .map((m) => JSON.parse(new TextDecoder().decode(m.data)))
-      .filter((e) => e.companyId === c.creds.companyId);
-    expect(events.map((e) => [e.receiptCardId, e.recordNumber, e.rows[0].quantity])).toEqual(
-      cards.map((k) => [k.id, k.recordNumber, String(k.rows[0].quantity)]),
-    );
   });
 
   it('an event another relay has claimed is left to it until the claim ends, then taken over; published events are marked', async () => {

@@ -231,23 +231,6 @@ export const outboxRow = (companyId: string, subject: string, event: { eventId: 
   traceParent: currentTraceparent() ?? null,
 });
 
-/**
- * How long a relay's claim on the events it publishes lasts (outbox.ts): another replica (or this one
- * after a restart) takes them over after it. Far above a publish's acknowledgement timeout (2 s).
- */
-export const OUTBOX_CLAIM_SECONDS = 15;
-
-/**
- * The outbox row of an event a document's writer hands to the group commit (issue #24): inserted already
- * claimed by this process for {@link OUTBOX_CLAIM_SECONDS} (by this process's clock), because the group
- * hands it to this process's relay as it commits (outbox.ts `onGroupCommitted`); no relay's scan takes it
- * before that claim ends, so it is published once. Should this process die first, it is taken over then.
- */
-export const handedOverOutboxRow = (companyId: string, subject: string, event: { eventId: string }) => ({
-  ...outboxRow(companyId, subject, event),
-  claimedUntil: new Date(Date.now() + OUTBOX_CLAIM_SECONDS * 1000),
-});
-
 /** Writes an event to the outbox in the current transaction (DESIGN §1 "Events"); the relay publishes it. */
 export function enqueueEvent(
   em: Creatable,

@@ -53,7 +53,6 @@ export {
   groupCommitStats,
   MAX_RETRIES,
   type Numbering,
-  onGroupCommitted,
   type Stored,
   type WritePart,
 } from './group-transaction.js';

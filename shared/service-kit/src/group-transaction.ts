@@ -197,18 +197,6 @@ function mergedStatements(parts: WritePart[]): Statement[] {
   return [...byKind.values()].filter((p) => p.rows.length).map((p) => p.build(p.rows));
 }
 
-/** Told, after each group's commit, every row set the group inserted (the outbox relay, issue #24). */
-const committedListeners = new Set<(parts: readonly InsertPart[]) => void>();
-
-/**
- * Calls `listener` after every group commit of this process with the row sets the group inserted (its
- * documents' writers' rows), before the documents are answered. Returns the unsubscribe function.
- */
-export function onGroupCommitted(listener: (parts: readonly InsertPart[]) => void): () => void {
-  committedListeners.add(listener);
-  return () => committedListeners.delete(listener);
-}
-
 /** Stores one group; returns the documents to try again in a later group. */
 export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   const now = Date.now();
@@ -231,8 +219,6 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   /** Documents not yet refused or put back: the group's outcome is theirs. */
   const open = new Set(group);
   const stored: { job: Job; value: Stored<unknown> }[] = [];
-  /** The row sets inserted by the group's documents (for {@link onGroupCommitted}). */
-  let written: InsertPart[] = [];
   const retry: Job[] = [];
   try {
     await underDeadline(deadline, () =>
@@ -303,7 +289,6 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
               const own = mergedStatements(staged.flatMap((d) => d.parts));
               const rows = prepared.writer(prepared.writeSet, given);
               await executeAll(tx, [...own, ...insertStatements(tx, rows)]);
-              written.push(...rows);
               stored.push({ job, value: { writeSet: prepared.writeSet, recordNumber: given } });
             } else {
               for (const d of staged) {
@@ -363,7 +348,6 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
               stored.push({ job: w.job, value: { writeSet: w.doc.writeSet, recordNumber } });
             }
         }
-        written.push(...parts.values());
         const last = [...mergedStatements(pending), ...insertStatements(tx, [...parts.values()])];
         try {
           await executeAll(tx, last);
@@ -397,14 +381,6 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   }
   groupCommitStats.groups++;
   groupCommitStats.documents += stored.length;
-  for (const listener of committedListeners) {
-    try {
-      listener(written);
-    } catch {
-      // A listener's failure is its own (the outbox relay falls back on its scan); the group is stored.
-    }
-  }
-  written = [];
   for (const s of stored) s.job.resolve(s.value);
   return retry;
 }

@@ -9,13 +9,6 @@
  * between its publish and that mark is published again after the claim: the stream or, past its window,
  * the consumer (which de-duplicates by `eventId`) drops it.
  *
- * Issue #24: the events a group commit of this process inserted are handed to the relay with the commit
- * (`onGroupCommitted`) and published from memory at once: no statement claims them and none returns their
- * payloads. They were inserted already claimed by this process (`handedOverOutboxRow`), so no round's
- * scan, of this relay or another replica's, takes them meanwhile; the next round's statement marks them
- * published (and unclaimed), as any other. Should the process die first, the claim ends and another relay
- * takes them over. An event not handed over (one written through the ORM) is found by a round's scan.
- *
  * Issue #12: an event larger than the server's message limit goes through the `events` object store
  * (header `Payload-Object`, `Payload-Bucket: events`); an event the server refuses is counted
  * (`attempts`, `last_error`) and the round goes on with the others; only an unreachable server ends a
@@ -28,10 +21,8 @@ import { jetStreamReplicas, LARGE_EVENT_BUCKET, outgoing } from '@bm/messaging';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, errors as natsErrors, headers as natsHeaders } from '@nats-io/transport-node';
-import { OUTBOX_CLAIM_SECONDS } from './documents.js';
-import { onGroupCommitted } from './group-transaction.js';
 import { pruneHourly } from './pruning.js';
-import { type InsertPart, pgArray } from './set-insert.js';
+import { pgArray } from './set-insert.js';
 
 const enc = new TextEncoder();
 
@@ -52,7 +43,11 @@ function isLinkFailure(e: unknown): boolean {
 
 /** The stream every event goes to. */
 export const EVENTS_STREAM = 'EVENTS';
-const CLAIM_SECONDS = OUTBOX_CLAIM_SECONDS;
+/**
+ * How long a relay's claim on the events it is publishing lasts: another replica (or this one after a
+ * restart) takes them over after it. Far above a publish's acknowledgement timeout (2 s).
+ */
+const CLAIM_SECONDS = 15;
 
 /** How long the stream keeps an event (a consumer down for longer misses it). */
 export const EVENTS_MAX_AGE_MS = 30 * 24 * 3_600_000;
@@ -93,11 +88,6 @@ export interface OutboxRelay {
   /** Holds publishing (maintenance, tests of the at-least-once path) until {@link OutboxRelay.resume}. */
   pause(): void;
   resume(): void;
-  /**
-   * Events published since the relay started: handed over by a group commit of this process
-   * (`committed`) and found by a round's scan (`scanned`).
-   */
-  publishedCounts(): { committed: number; scanned: number };
 }
 
 interface Row {
@@ -124,7 +114,6 @@ export function startOutboxRelay(o: {
   let stopped = false;
   let paused = false;
 
-  const counts = { committed: 0, scanned: 0 };
   /** Events published in the last round, marked `published_at` by the next round's statement. */
   let published: string[] = [];
   const table = `"${o.schema}"."outbox"`;
@@ -133,11 +122,36 @@ export function startOutboxRelay(o: {
   const db = () => o.orm.em.getConnection();
 
   /**
-   * Publishes `rows` (every publish sent before any acknowledgement is awaited) and sorts the outcomes:
-   * published; refused by the server (each alone); or not sent because NATS became unreachable (these
-   * and the rest of the rows).
+   * One round in ONE statement (issue #24: the relay's transaction of four statements was half of an
+   * invoice's round trips): it marks the events the previous round published and claims the next
+   * `batch` unpublished ones (`claimed_until`, so another replica skips them), least-tried first. Their
+   * publishes are then sent at once. Returns how many were published.
    */
-  const publishAll = async (rows: Row[]) => {
+  const round = async (): Promise<number> => {
+    if (o.nc.isClosed() || paused) return 0;
+    if (!streamReady) {
+      await ensureEventsStream(await jetstreamManager(o.nc, { timeout: 2000 }));
+      streamReady = true;
+    }
+    const marking = pgArray(published);
+    const claimed = await db().execute<(Row & { attempts: number; created_at: Date | string })[]>(
+      `with "done" as (${markPublished}), "next" as (
+         select "id" from ${table}
+          where "published_at" is null and ("claimed_until" is null or "claimed_until" < now())
+            and not ("id" = any(?::uuid[]))
+          order by "attempts", "created_at" limit ? for update skip locked
+       )
+       update ${table} o set "claimed_until" = now() + make_interval(secs => ?) from "next"
+        where o."id" = "next"."id"
+       returning o."id", o."company_id", o."subject", o."payload", o."trace_parent", o."attempts", o."created_at"`,
+      [marking, marking, batch, CLAIM_SECONDS],
+    );
+    published = [];
+    // `returning` keeps no order: the least-tried first, then as written.
+    const rows = claimed.sort(
+      (x, y) =>
+        x.attempts - y.attempts || new Date(x.created_at).getTime() - new Date(y.created_at).getTime(),
+    );
     const done: string[] = [];
     const failed: { id: string; error: string }[] = [];
     let unreachable = false;
@@ -186,89 +200,20 @@ export function startOutboxRelay(o: {
       o.log.error({ err: (e as Error).message, id: r.id, subject: r.subject }, 'outbox: event refused');
       failed.push({ id: r.id, error: String((e as Error).message).slice(0, 1000) });
     }
-    return { done, failed, unreachable };
-  };
-
-  /** Counts refused events (`attempts`, `last_error`) and releases their claims. */
-  const countRefused = async (failed: { id: string; error: string }[]) => {
+    published = done;
+    // A refused event is counted and, like those not sent while NATS is unreachable, released at once
+    // for the next round (rare: one statement each).
     if (failed.length)
       await db().execute(
         `update ${table} set "attempts" = "attempts" + 1, "last_error" = f."error", "claimed_until" = null
            from unnest(?::uuid[], ?::text[]) as f("id", "error") where ${table}."id" = f."id"`,
         [pgArray(failed.map((f) => f.id)), pgArray(failed.map((f) => f.error))],
       );
-  };
-
-  /** Ends this relay's claims on events it did not publish, so that the next round's scan takes them. */
-  const release = async (ids: string[]) => {
-    if (ids.length)
+    if (unreachable) {
+      const handled = new Set([...done, ...failed.map((f) => f.id)]);
       await db().execute(`update ${table} set "claimed_until" = null where "id" = any(?::uuid[])`, [
-        pgArray(ids),
+        pgArray(rows.filter((r) => !handled.has(r.id)).map((r) => r.id)),
       ]);
-  };
-
-  /**
-   * Publishes events a group commit of this process has just stored, inserted claimed by it (see the
-   * module comment); the next round marks them. Those it cannot publish now (paused, the stream not yet
-   * made sure of, NATS unreachable) are released to the next round's scan at once, not after the claim.
-   */
-  const publishCommitted = async (rows: Row[]): Promise<number> => {
-    if (!rows.length) return 0;
-    if (o.nc.isClosed() || paused || !streamReady) {
-      await release(rows.map((r) => r.id));
-      return 0;
-    }
-    const { done, failed, unreachable } = await publishAll(rows);
-    published.push(...done);
-    counts.committed += done.length;
-    await countRefused(failed);
-    if (unreachable) {
-      const handled = new Set([...done, ...failed.map((f) => f.id)]);
-      await release(rows.filter((r) => !handled.has(r.id)).map((r) => r.id));
-    }
-    return done.length;
-  };
-
-  /**
-   * One round in ONE statement (issue #24: the relay's transaction of four statements was half of an
-   * invoice's round trips): it marks the events the previous round published and claims the next
-   * `batch` unpublished ones (`claimed_until`, so another replica skips them), least-tried first. Their
-   * publishes are then sent at once. Returns how many were published.
-   */
-  const round = async (): Promise<number> => {
-    if (o.nc.isClosed() || paused) return 0;
-    if (!streamReady) {
-      await ensureEventsStream(await jetstreamManager(o.nc, { timeout: 2000 }));
-      streamReady = true;
-    }
-    const marking = pgArray(published);
-    const claimed = await db().execute<(Row & { attempts: number; created_at: Date | string })[]>(
-      `with "done" as (${markPublished}), "next" as (
-         select "id" from ${table}
-          where "published_at" is null and ("claimed_until" is null or "claimed_until" < now())
-            and not ("id" = any(?::uuid[]))
-          order by "attempts", "created_at" limit ? for update skip locked
-       )
-       update ${table} o set "claimed_until" = now() + make_interval(secs => ?) from "next"
-        where o."id" = "next"."id"
-       returning o."id", o."company_id", o."subject", o."payload", o."trace_parent", o."attempts", o."created_at"`,
-      [marking, marking, batch, CLAIM_SECONDS],
-    );
-    published = [];
-    // `returning` keeps no order: the least-tried first, then as written.
-    const rows = claimed.sort(
-      (x, y) =>
-        x.attempts - y.attempts || new Date(x.created_at).getTime() - new Date(y.created_at).getTime(),
-    );
-    const { done, failed, unreachable } = await publishAll(rows);
-    published = done;
-    counts.scanned += done.length;
-    // A refused event is counted and, like those not sent while NATS is unreachable, released at once
-    // for the next round (rare: one statement each).
-    await countRefused(failed);
-    if (unreachable) {
-      const handled = new Set([...done, ...failed.map((f) => f.id)]);
-      await release(rows.filter((r) => !handled.has(r.id)).map((r) => r.id));
     }
     if (done.length === batch) again = true;
     return done.length;
@@ -319,38 +264,6 @@ export function startOutboxRelay(o: {
   /** Publishes and marks everything pending now (after the rounds already asked for). */
   const flush = (): Promise<number> => exec(drain);
 
-  /** Whether an entity's table is this relay's outbox (by entity, looked up once). */
-  const isOutbox = new Map<unknown, boolean>();
-  const outboxOf = (part: InsertPart): boolean => {
-    let is = isOutbox.get(part.entity);
-    if (is === undefined) {
-      const meta = o.orm.em.getMetadata().get(part.entity as any);
-      is = meta.tableName === 'outbox' && meta.schema === o.schema;
-      isOutbox.set(part.entity, is);
-    }
-    return is;
-  };
-  // The events of this process's group commits, published as they commit (see the module comment).
-  const stopListening = onGroupCommitted((parts) => {
-    const rows: Row[] = parts.filter(outboxOf).flatMap((p) =>
-      // Only rows inserted claimed were meant for this hand-over; any other is left to a round's scan.
-      p.rows
-        .filter((r: any) => r.claimedUntil)
-        .map((r: any) => ({
-          id: r.id,
-          company_id: r.companyId,
-          subject: r.subject,
-          payload: r.payload,
-          trace_parent: r.traceParent ?? null,
-        })),
-    );
-    if (rows.length) {
-      void exec(() => publishCommitted(rows));
-      // Marked by the next round; without one asked for, the timer's would come up to 500 ms later.
-      kick();
-    }
-  });
-
   const timer = setInterval(kick, o.intervalMs ?? 500);
   timer.unref();
   // Published events are kept a week (for inspection and replays by hand), then deleted.
@@ -358,7 +271,6 @@ export function startOutboxRelay(o: {
   return {
     kick,
     flush,
-    publishedCounts: () => ({ ...counts }),
     pause: () => {
       paused = true;
     },
@@ -369,7 +281,6 @@ export function startOutboxRelay(o: {
     stop: async () => {
       stopped = true;
       clearInterval(timer);
-      stopListening();
       stopPruning();
       await flush();
     },

@@ -5,7 +5,7 @@
  * inserts in one statement; and the reply of what was stored. Pure, no I/O; ids are in the write set.
  */
 import { type InvoiceEvent, InvoiceEventSubjects, type PurchaseInvoice } from '@bm/contracts';
-import { type DocumentWriter, entryRows, handedOverOutboxRow } from '@bm/service-kit';
+import { type DocumentWriter, entryRows, outboxRow } from '@bm/service-kit';
 import { purchaseEntries } from '../domain/invoice-accounting.js';
 import {
   AccountingEntryEntity,
@@ -56,7 +56,7 @@ export const purchaseInvoiceWriter: DocumentWriter<PurchaseInvoiceWriteSet> = (w
     { entity: AccountingEntryEntity, rows: entries },
     {
       entity: OutboxEntity,
-      rows: [handedOverOutboxRow(w.companyId, InvoiceEventSubjects.purchaseInvoiceCreated, event)],
+      rows: [outboxRow(w.companyId, InvoiceEventSubjects.purchaseInvoiceCreated, event)],
     },
   ];
 };

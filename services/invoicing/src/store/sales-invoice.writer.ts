@@ -17,7 +17,7 @@ import {
   type EntityManager,
   enqueueEvent,
   entryRows,
-  handedOverOutboxRow,
+  outboxRow,
 } from '@bm/service-kit';
 import { numberedInvoice, type SalesInvoiceWriteSet } from '../domain/sales-invoice-decision.js';
 import {
@@ -52,7 +52,7 @@ export const salesInvoiceWriter: DocumentWriter<SalesInvoiceWriteSet> = (w, reco
     { entity: SalesInvoiceEntity, rows: [invoice] },
     { entity: SalesInvoiceRowEntity, rows: w.rows },
     { entity: AccountingEntryEntity, rows: entries },
-    { entity: OutboxEntity, rows: [handedOverOutboxRow(w.companyId, subjectOf(w), n.event)] },
+    { entity: OutboxEntity, rows: [outboxRow(w.companyId, subjectOf(w), n.event)] },
   ];
 };
 

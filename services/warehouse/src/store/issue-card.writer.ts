@@ -12,7 +12,7 @@ import {
   type StockIssuedEvent,
 } from '@bm/contracts';
 import { dec } from '@bm/money';
-import { type DocumentWriter, entryRows, handedOverOutboxRow } from '@bm/service-kit';
+import { type DocumentWriter, entryRows, outboxRow } from '@bm/service-kit';
 import { issueEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
@@ -110,7 +110,7 @@ export const issueCardWriter: DocumentWriter<IssueCardWriteSet> = (w, recordNumb
     { entity: IssueCardEntity, rows: [card] },
     { entity: IssueCardRowEntity, rows },
     { entity: AccountingEntryEntity, rows: entries },
-    { entity: OutboxEntity, rows: [handedOverOutboxRow(w.companyId, EventSubjects.stockIssued, event)] },
+    { entity: OutboxEntity, rows: [outboxRow(w.companyId, EventSubjects.stockIssued, event)] },
   ];
 };
 

@@ -6,7 +6,7 @@
  */
 import { EventSubjects, type ReceiptCard, type StockReceivedEvent } from '@bm/contracts';
 import { dec } from '@bm/money';
-import { type DocumentWriter, entryRows, handedOverOutboxRow } from '@bm/service-kit';
+import { type DocumentWriter, entryRows, outboxRow } from '@bm/service-kit';
 import { receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
@@ -88,7 +88,7 @@ export const receiptCardWriter: DocumentWriter<ReceiptCardWriteSet> = (w, record
     { entity: ReceiptCardEntity, rows: [card] },
     { entity: ReceiptCardRowEntity, rows },
     { entity: AccountingEntryEntity, rows: entries },
-    { entity: OutboxEntity, rows: [handedOverOutboxRow(w.companyId, EventSubjects.stockReceived, event)] },
+    { entity: OutboxEntity, rows: [outboxRow(w.companyId, EventSubjects.stockReceived, event)] },
   ];
 };
 
