@@ -53,6 +53,7 @@ export {
   groupCommitStats,
   MAX_RETRIES,
   type Numbering,
+  oncePerWriteSet,
   type Stored,
   type WritePart,
 } from './group-transaction.js';

@@ -89,6 +89,24 @@ export interface AwaitingNumber<W> {
   writer: DocumentWriter<W>;
 }
 
+/**
+ * `fn` (what a document is stored as under its record number: rows, entries) computed once per write set
+ * and number: a writer and the command's reply after the commit call it with the same write set, and get
+ * the same rows (ids included) without building them twice.
+ */
+export function oncePerWriteSet<W extends object, R>(
+  fn: (w: W, recordNumber: string) => R,
+): (w: W, recordNumber: string) => R {
+  const done = new WeakMap<W, { recordNumber: string; value: R }>();
+  return (w, recordNumber) => {
+    const hit = done.get(w);
+    if (hit?.recordNumber === recordNumber) return hit.value;
+    const value = fn(w, recordNumber);
+    done.set(w, { recordNumber, value });
+    return value;
+  };
+}
+
 /** A stored document, as `groupCommit` resolves: its write set and the record number it was stored under. */
 export interface Stored<W> {
   writeSet: W;

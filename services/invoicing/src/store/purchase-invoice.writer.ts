@@ -5,7 +5,7 @@
  * inserts in one statement; and the reply of what was stored. Pure, no I/O; ids are in the write set.
  */
 import { type InvoiceEvent, InvoiceEventSubjects, type PurchaseInvoice } from '@bm/contracts';
-import { type DocumentWriter, entryRows, outboxRow } from '@bm/service-kit';
+import { type DocumentWriter, entryRows, oncePerWriteSet, outboxRow } from '@bm/service-kit';
 import { purchaseEntries } from '../domain/invoice-accounting.js';
 import {
   AccountingEntryEntity,
@@ -34,11 +34,11 @@ export interface PurchaseInvoiceWriteSet {
 }
 
 /** Invoice `w` as stored under `recordNumber`: the invoice row and its entries. */
-function storedPurchase(w: PurchaseInvoiceWriteSet, recordNumber: string) {
+const storedPurchase = oncePerWriteSet((w: PurchaseInvoiceWriteSet, recordNumber: string) => {
   const inv = { id: w.id, companyId: w.companyId, ...w.fields, recordNumber, createdAt: w.createdAt };
   const entries = entryRows(w.companyId, w.id, purchaseEntries(w.posted, recordNumber, w.inputVat));
   return { inv, entries };
-}
+});
 
 /** The rows that store purchase invoice `w` under `recordNumber` (the group commit's writer). */
 export const purchaseInvoiceWriter: DocumentWriter<PurchaseInvoiceWriteSet> = (w, recordNumber) => {

@@ -17,6 +17,7 @@ import {
   type EntityManager,
   enqueueEvent,
   entryRows,
+  oncePerWriteSet,
   outboxRow,
 } from '@bm/service-kit';
 import { numberedInvoice, type SalesInvoiceWriteSet } from '../domain/sales-invoice-decision.js';
@@ -39,11 +40,11 @@ const subjectOf = (w: SalesInvoiceWriteSet) =>
     : InvoiceEventSubjects.salesInvoiceUpdated;
 
 /** New invoice `w` as stored under `recordNumber`: the invoice row and its entries. */
-function storedNew(w: SalesInvoiceWriteSet, recordNumber: string) {
+const storedNew = oncePerWriteSet((w: SalesInvoiceWriteSet, recordNumber: string) => {
   const n = numberedInvoice(w, recordNumber);
   const invoice = { id: w.id, companyId: w.companyId, ...n.fields, cancelled: false, createdAt: w.createdAt };
   return { n, invoice, entries: entryRows(w.companyId, w.id, n.entryLines) };
-}
+});
 
 /** The rows that store new invoice `w` under `recordNumber` (the group commit's writer of sales invoices). */
 export const salesInvoiceWriter: DocumentWriter<SalesInvoiceWriteSet> = (w, recordNumber) => {

@@ -12,7 +12,7 @@ import {
   type StockIssuedEvent,
 } from '@bm/contracts';
 import { dec } from '@bm/money';
-import { type DocumentWriter, entryRows, outboxRow } from '@bm/service-kit';
+import { type DocumentWriter, entryRows, oncePerWriteSet, outboxRow } from '@bm/service-kit';
 import { issueEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
@@ -57,7 +57,7 @@ export interface IssueCardWriteSet {
 }
 
 /** The card's stored rows under `recordNumber`. */
-function storedCard(w: IssueCardWriteSet, recordNumber: string) {
+const storedCard = oncePerWriteSet((w: IssueCardWriteSet, recordNumber: string) => {
   const { cardId, companyId } = w;
   const card = {
     id: cardId,
@@ -85,7 +85,7 @@ function storedCard(w: IssueCardWriteSet, recordNumber: string) {
   }));
   const entries = entryRows(companyId, cardId, issueEntries(w.accounts, dec(w.totalCost), recordNumber));
   return { card, rows, entries };
-}
+});
 
 /** The rows that store card `w` under `recordNumber` (the group commit's writer of issue cards). */
 export const issueCardWriter: DocumentWriter<IssueCardWriteSet> = (w, recordNumber) => {

@@ -6,7 +6,7 @@
  */
 import { EventSubjects, type ReceiptCard, type StockReceivedEvent } from '@bm/contracts';
 import { dec } from '@bm/money';
-import { type DocumentWriter, entryRows, outboxRow } from '@bm/service-kit';
+import { type DocumentWriter, entryRows, oncePerWriteSet, outboxRow } from '@bm/service-kit';
 import { receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
@@ -48,7 +48,7 @@ export interface ReceiptCardWriteSet {
 }
 
 /** The card's stored rows under `recordNumber`. */
-function storedReceipt(w: ReceiptCardWriteSet, recordNumber: string) {
+const storedReceipt = oncePerWriteSet((w: ReceiptCardWriteSet, recordNumber: string) => {
   const { cardId, companyId } = w;
   const card = {
     id: cardId,
@@ -65,7 +65,7 @@ function storedReceipt(w: ReceiptCardWriteSet, recordNumber: string) {
     receiptEntries(w.accounts, dec(w.totalCost), dec(w.settled), recordNumber),
   );
   return { card, rows, entries };
-}
+});
 
 /** The rows that store receipt card `w` under `recordNumber` (the group commit's writer of receipt cards). */
 export const receiptCardWriter: DocumentWriter<ReceiptCardWriteSet> = (w, recordNumber) => {
