@@ -31,7 +31,7 @@ export type AnyInput = (SalesInvoiceInput | SalesInvoiceUpdate) & {
   warehouseCode?: string;
 };
 
-/** What `saveInvoice` computes and writes from. */
+/** What the create and update commands decide an invoice from (domain/sales-invoice-decision.ts `InvoiceReferences`). */
 export type ResolvedSalesInvoice = Awaited<ReturnType<typeof resolveSalesInvoice>>;
 
 /** Maps a VAT refusal to 422 with its code and field. */
