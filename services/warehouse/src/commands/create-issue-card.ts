@@ -11,7 +11,7 @@
 
 import type { IssueCard, IssueCardInput, SourceType } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
-import { dec, fmt, sum } from '@bm/money';
+import { dec } from '@bm/money';
 import {
   awaitingNumber,
   type Ctx,
@@ -21,27 +21,18 @@ import {
   type GroupTx,
   groupCommit,
 } from '@bm/service-kit';
-import {
-  type PostingLine,
-  type PostingPlan,
-  planPosting,
-  storePostingInGroup,
-} from '../application/ledger-posting.js';
+import { type PostingLine, planPosting, storePostingInGroup } from '../application/ledger-posting.js';
 import {
   requireCostPrices,
   resolveOrdner,
   resolveRows,
   resolveWarehouse,
 } from '../application/references.js';
+import { decideIssueCard } from '../domain/issue-card-decision.js';
 import type { ValuationMethod } from '../domain/ledger-replay.js';
 import { operationCanceled } from '../domain/shortfall.js';
 import { checkPartner, findPeriod, findReportId } from '../ports/references.port.js';
-import {
-  type IssueCardWriteSet,
-  issueCardPreview,
-  issueCardWriter,
-  storedIssueCardReply,
-} from '../store/issue-card.writer.js';
+import { issueCardPreview, issueCardWriter, storedIssueCardReply } from '../store/issue-card.writer.js';
 import { cardStockInfo, readCardStock } from '../store/stock-state.reads.js';
 import { findSourceType } from './copy-source.js';
 
@@ -155,7 +146,7 @@ export async function valueAndStore(
         throw operationCanceled(shortfalls, items);
       },
     );
-    return { stock, plan, writeSet: issueCardDecision(r, cardId, companyId, plan) };
+    return { stock, plan, writeSet: decideIssueCard(r, { cardId, companyId }, plan.issued) };
   };
   if (!store) return issueCardPreview((await decide(ctx.em)).writeSet);
 
@@ -182,58 +173,4 @@ export async function valueAndStore(
   );
   deps.kickOutbox();
   return storedIssueCardReply(stored.writeSet, stored.recordNumber);
-}
-
-/**
- * The write set of card `cardId` valued by `plan` (DESIGN §5): its rows in input order, one per valued
- * piece (FIFO may split a line), with cost prices and amounts from the valuation, the header with the
- * defaults of INTERFACE §2.1 applied, and its total cost (EUR, 2 decimals).
- */
-function issueCardDecision(
-  r: ResolvedIssue,
-  cardId: string,
-  companyId: string,
-  plan: PostingPlan,
-): IssueCardWriteSet {
-  const { input, resolved } = r;
-  const valued = input.rows.flatMap((_, line) => plan.issued.get(line)!.map((p) => ({ line, ...p })));
-  const rows = valued.map((v) => {
-    const src = input.rows[v.line];
-    const item = resolved[v.line].item;
-    return {
-      id: crypto.randomUUID(),
-      itemId: item.id,
-      code: src.code ?? item.code,
-      name: src.name ?? item.name,
-      unitId: resolved[v.line].unitId,
-      lotNumberID: resolved[v.line].lotNumberID,
-      quantity: fmt(v.quantity),
-      sellPrice: src.sellPrice ?? item.sellPrice,
-      costPrice: fmt(v.costPrice),
-      amount: fmt(v.amount),
-    };
-  });
-  return {
-    cardId,
-    companyId,
-    eventId: crypto.randomUUID(),
-    header: {
-      ordnerId: r.ordner.id,
-      warehouseId: r.warehouse.id,
-      partnerId: input.partnerId,
-      tags: input.tags ?? [],
-      partnerAddress: input.partnerAddress ?? null,
-      ...r.dates,
-      periodId: r.periodId,
-      itemsComment: input.itemsComment ?? null,
-      reportId: r.reportId,
-      sourceId: input.sourceId ?? null,
-      sourceType: r.sourceType ?? null,
-    },
-    rows,
-    lines: valued.map((v) => v.line),
-    totalCost: fmt(sum(valued.map((v) => v.amount))),
-    accounts: r.warehouse,
-    createdAt: new Date(),
-  };
 }

@@ -4,16 +4,14 @@
  * `stock-issued` event in the outbox, as the row sets the group commit inserts in one statement; and the
  * reply of the stored card. Pure, no I/O; ids are in the write set, so the rows and the reply agree.
  */
-import {
-  EventSubjects,
-  type IssueCard,
-  type IssueCardRow,
-  type SourceType,
-  type StockIssuedEvent,
-} from '@bm/contracts';
+
+export type { IssueCardWriteSet } from '../domain/issue-card-decision.js';
+
+import { EventSubjects, type IssueCard, type StockIssuedEvent } from '@bm/contracts';
 import { dec } from '@bm/money';
 import { type DocumentWriter, entryRows, oncePerWriteSet, outboxRow } from '@bm/service-kit';
-import { issueEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
+import type { IssueCardWriteSet } from '../domain/issue-card-decision.js';
+import { issueEntries } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
   IssueCardEntity,
@@ -21,40 +19,6 @@ import {
   OutboxEntity,
 } from '../persistence/entities.js';
 import { type CardRow, type CardRowRow, cardDto, type EntryRow } from '../queries/issue-cards.js';
-
-/** The card's header fields as stored (dates `YYYY-MM-DD`). */
-export interface IssueCardHeader {
-  ordnerId: string;
-  warehouseId: string;
-  partnerId: string;
-  tags: string[];
-  partnerAddress: string | null;
-  dateCreated: string;
-  dateAccounting: string;
-  dateOperation: string;
-  periodId: string;
-  itemsComment: string | null;
-  reportId: string | null;
-  sourceId: string | null;
-  sourceType: SourceType | null;
-}
-
-/**
- * A decided issue card without its record number. `rows` are the valued rows in order (quantities 4
- * decimals, prices and amounts in EUR as exact strings; each with its id), `lines` the input line each came
- * from, `totalCost` the card's total (2 decimals), `accounts` what its entries post to.
- */
-export interface IssueCardWriteSet {
-  cardId: string;
-  companyId: string;
-  eventId: string;
-  header: IssueCardHeader;
-  rows: (IssueCardRow & { id: string })[];
-  lines: number[];
-  totalCost: string;
-  accounts: WarehouseAccounts;
-  createdAt: Date;
-}
 
 /** The card's stored rows under `recordNumber`. */
 const storedCard = oncePerWriteSet((w: IssueCardWriteSet, recordNumber: string) => {
