@@ -134,7 +134,7 @@ export async function valueAndStore(
 
   /** Read and decide: the card valued on its stock state, and its write set. */
   const decide = async (tx: EntityManager, g?: GroupTx) => {
-    const stock = await readCardStock(tx, companyId, { ...stockInfo, dateOperation }, { store, g });
+    const stock = await readCardStock(tx, companyId, { ...stockInfo, dateOperation }, g);
     const plan = await planPosting(
       tx,
       companyId,

@@ -62,7 +62,7 @@ export async function createReceiptCard(
     'warehouse:receipt-card',
     em,
     async (g) => {
-      const stock = await readCardStock(g.tx, companyId, { ...stockInfo, dateOperation }, { store: true, g });
+      const stock = await readCardStock(g.tx, companyId, { ...stockInfo, dateOperation }, g);
       await checkGivenRecordNumber(g.tx, table, companyId, given);
       const plan = await planPosting(
         g.tx,

@@ -120,28 +120,6 @@ export async function prefetchOpenLayers(
 }
 
 /**
- * {@link prefetchOpenLayers} and the document's place in the ledger (a value of the ledger sequence,
- * {@link nextSeqs}) in one round trip. Run after the keys' balances are locked: a later document of a
- * key then always draws a higher value (DESIGN §5 "Ledger order").
- */
-export async function prefetchOpenLayersAndSeq(
-  em: EntityManager,
-  companyId: string,
-  warehouseId: string,
-  keys: StockKey[],
-): Promise<{ layers: Map<string, LayerRow[]>; seq: string }> {
-  const r = await openLayersAndSeqs(
-    em,
-    keys.map((k) => ({ companyId, warehouseId, ...k })),
-    1,
-  );
-  const layers = new Map(
-    keys.map((k) => [stockKey(k.itemId, k.lotNumberID), r.layers.get(layerKey(warehouseId, k))!]),
-  );
-  return { layers, seq: r.seqs[0] };
-}
-
-/**
  * The first {@link FIRST_BATCH} open layers of keys of any warehouses (by {@link layerKey}; every key
  * present, with no layers as `[]`) and `seqs` ascending values of the ledger sequence, in one statement.
  * Run after the keys' balances are locked (the values then order the documents as their commits do).

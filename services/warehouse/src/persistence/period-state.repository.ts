@@ -10,26 +10,6 @@
 import { ErrorCode, unprocessable } from '@bm/errors';
 import { type EntityManager, execSequence, pgArray } from '@bm/service-kit';
 
-/**
- * Inside a card's transaction: share-locks the period and checks that the warehouse's copy does not say
- * closed (no row: never closed; invoicing has just resolved it as open). The lock holds until the card
- * commits, so a close waits for it, and no card commits into a closed period.
- * @throws 422 PeriodClosed naming `path`
- */
-export async function lockOpenPeriodState(
-  tx: EntityManager,
-  companyId: string,
-  periodId: string,
-  path = 'dateAccounting',
-): Promise<void> {
-  await tx.execute(`select pg_advisory_xact_lock_shared(hashtextextended(?, 0))`, [periodId]);
-  const [row] = await tx.execute<{ closed: boolean }[]>(
-    `select "closed" from "warehouse"."period_state" where "id" = ? and "company_id" = ?`,
-    [periodId, companyId],
-  );
-  if (row?.closed) throw periodClosedMeanwhile(path);
-}
-
 /** 422 PeriodClosed: the card's period was closed while the card was being stored. */
 export const periodClosedMeanwhile = (path = 'dateAccounting') =>
   unprocessable(ErrorCode.PeriodClosed, 'the period was closed while the card was being stored', {
@@ -37,7 +17,7 @@ export const periodClosedMeanwhile = (path = 'dateAccounting') =>
   });
 
 /**
- * {@link lockOpenPeriodState} for the periods of a whole group commit (issue #24): share-locks them all
+ * Inside a group commit of cards (issue #24): share-locks the periods of all its cards
  * with one statement (in the order of their ids) and reads which of them the warehouse's copy knows as
  * closed with one more, after the locks, both in one round trip. Returns the closed ids; each card refuses itself when its own
  * period is among them ({@link periodClosedMeanwhile}).

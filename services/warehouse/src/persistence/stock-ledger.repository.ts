@@ -48,24 +48,6 @@ export interface StockKey {
   lotNumberID: string | null;
 }
 
-/**
- * Locks the balance rows of `keys` in one warehouse (creating missing ones), in a fixed order so two
- * documents never deadlock. Must run inside a transaction; the locks hold until it ends, which is what
- * keeps concurrent issues of one item from overselling (DESIGN §5).
- */
-export async function lockBalances(
-  em: EntityManager,
-  companyId: string,
-  warehouseId: string,
-  keys: StockKey[],
-): Promise<Map<string, BalanceRow>> {
-  const locked = await lockBalancesOf(
-    em,
-    keys.map((k) => ({ companyId, warehouseId, ...k })),
-  );
-  return new Map([...locked.values()].map((b) => [stockKey(b.itemId, lotOf(b.lotKey)), b]));
-}
-
 /** A stock key of any company and warehouse. */
 export type WarehouseStockKey = StockKey & { companyId: string; warehouseId: string };
 

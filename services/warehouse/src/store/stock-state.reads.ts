@@ -15,7 +15,6 @@ import { layerKey, stockKey, type ValuationMethod } from '../domain/ledger-repla
 import {
   openLayersAndSeqs,
   prefetchOpenLayers,
-  prefetchOpenLayersAndSeq,
   readLockedStock,
 } from '../persistence/open-layers.repository.js';
 import { lockPeriodStates, periodClosedMeanwhile } from '../persistence/period-state.repository.js';
@@ -23,7 +22,6 @@ import {
   type BalanceRow,
   isCurrent,
   type LayerRow,
-  lockBalances,
   lockBalancesOf,
   readBalances,
   type StockKey,
@@ -128,21 +126,31 @@ async function readGroupStock(tx: EntityManager, peers: readonly unknown[]): Pro
 }
 
 /**
- * Reads (preview: `store` false, nothing locked, no ledger value) or locks and reads (storing) a card's
- * stock state as of `dateOperation` (`YYYY-MM-DD`); see the module comment for the group's read.
+ * A card's stock state as of `dateOperation` (`YYYY-MM-DD`). Without `g`, a preview's: read, nothing
+ * locked, no ledger value. With `g`, a stored card's in its group commit: its period share-locked (422
+ * PeriodClosed if closed meanwhile) and its keys locked and read by the group (see the module comment).
  */
 export async function readCardStock(
   tx: EntityManager,
   companyId: string,
   card: CardStockInfo & { dateOperation: string },
-  mode: { store: boolean; g?: GroupTx },
+  g?: GroupTx,
 ): Promise<CardStock> {
   const { warehouseId, keys } = card;
+  /** The FIFO card's keys that have no movement after its date (their first open layers are read ahead). */
   const currentOf = (balances: Map<string, BalanceRow | undefined>) =>
     card.fifo
       ? keys.filter((k) => isCurrent(balances.get(stockKey(k.itemId, k.lotNumberID)), card.dateOperation))
       : [];
-  if (!mode.store) {
+  /** Those keys' first open layers, from the group's read (`layers` by stock key). */
+  const prefetchedOf = (balances: Map<string, BalanceRow | undefined>, layers: Map<string, LayerRow[]>) =>
+    new Map(
+      currentOf(balances).map((k) => [
+        stockKey(k.itemId, k.lotNumberID),
+        layers.get(stockKey(k.itemId, k.lotNumberID))!,
+      ]),
+    );
+  if (!g) {
     const balances = await readBalances(tx, companyId, warehouseId, keys);
     return {
       balances,
@@ -150,38 +158,16 @@ export async function readCardStock(
       seq: '',
     };
   }
-  const g = mode.g;
   // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
   // The group locks the periods of all its cards at once, until the shared transaction ends.
-  const closed = g
-    ? await g.once('periods', () => lockPeriodStates(tx, g.peers.filter(isCardStock)))
-    : await lockPeriodStates(tx, [card]);
+  const closed = await g.once('periods', () => lockPeriodStates(tx, g.peers.filter(isCardStock)));
   if (closed.has(card.periodId)) throw periodClosedMeanwhile();
-  const mine = g && (await g.once('stock:group', () => readGroupStock(tx, g.peers))).get(g.self);
-  if (!mine) {
-    // Not in a group of cards: lock and read alone.
-    const balances = await lockBalances(tx, companyId, warehouseId, keys);
-    const { layers, seq } = await prefetchOpenLayersAndSeq(tx, companyId, warehouseId, currentOf(balances));
-    return { balances, prefetched: layers, seq };
-  }
-  if (mine.fresh) {
-    const prefetched = new Map(
-      currentOf(mine.balances).map((k) => [
-        stockKey(k.itemId, k.lotNumberID),
-        mine.layers.get(stockKey(k.itemId, k.lotNumberID))!,
-      ]),
-    );
-    return { balances: mine.balances, prefetched, seq: mine.seq };
-  }
+  const mine = (await g.once('stock:group', () => readGroupStock(tx, g.peers))).get(g.self)!;
+  if (mine.fresh)
+    return { balances: mine.balances, prefetched: prefetchedOf(mine.balances, mine.layers), seq: mine.seq };
   // An earlier card of the group has one of its keys: that card's deferred writes are written first,
   // then the keys (locked by the group's read) are read again.
-  await g!.flushFor(card.locks);
+  await g.flushFor(card.locks);
   const now = await readLockedStock(tx, companyId, warehouseId, keys, card.fifo);
-  const prefetched = new Map(
-    currentOf(now.balances).map((k) => [
-      stockKey(k.itemId, k.lotNumberID),
-      now.layers.get(stockKey(k.itemId, k.lotNumberID))!,
-    ]),
-  );
-  return { balances: now.balances, prefetched, seq: mine.seq };
+  return { balances: now.balances, prefetched: prefetchedOf(now.balances, now.layers), seq: mine.seq };
 }
