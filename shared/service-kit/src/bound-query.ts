@@ -91,6 +91,10 @@ export function inlinePlaceholders(sql: string, params: readonly unknown[]): str
   return text;
 }
 
+/** Statements with their values written in as literals, `;`-separated: one simple query's text. */
+export const sequenceText = (statements: readonly { sql: string; params: readonly unknown[] }[]): string =>
+  statements.map((s) => inlinePlaceholders(s.sql, s.params)).join(';\n');
+
 /**
  * Runs statements one after another in ONE round trip (issue #24: on a busy machine each round trip of a
  * group commit costs it a wake-up of the database and of this process): their values are written into
@@ -106,7 +110,7 @@ export async function execSequence(
   statements: readonly { sql: string; params: readonly unknown[] }[],
 ): Promise<unknown[][]> {
   usePreparedStatements();
-  const text = `${SEQUENCE_MARK}\n${statements.map((s) => inlinePlaceholders(s.sql, s.params)).join(';\n')}`;
+  const text = `${SEQUENCE_MARK}\n${sequenceText(statements)}`;
   const executor = (em.getTransactionContext() ?? em.getConnection().getClient()) as unknown as Executor;
   const res = await executor.executeQuery<unknown[]>(CompiledQuery.raw(text, []));
   if (res.rows.length !== statements.length) throw new Error('execSequence: a result per statement expected');

@@ -40,6 +40,7 @@ import { currentDeadline } from './deadline.js';
 import {
   type AwaitingNumber,
   commitGroup,
+  type GroupRead,
   type GroupTx,
   type Job,
   type Stored,
@@ -49,6 +50,7 @@ export {
   type AwaitingNumber,
   awaitingNumber,
   type DocumentWriter,
+  type GroupRead,
   type GroupTx,
   groupCommitStats,
   MAX_RETRIES,
@@ -87,14 +89,20 @@ const held = new Map<string, number>();
  * under (the command maps its reply from them). `em` is the request's EntityManager (the group's
  * transaction is begun on the first document's); `work` reads and locks through `g.tx`, decides, and
  * hands over `{numbering, writeSet, writer}` (`awaitingNumber`); writes it cannot hand over (a repost)
- * it makes after `g.savepoint()`. Rejects with `work`'s own error (nothing of the document stored), or
- * with the group's error (nothing of the group stored).
+ * it makes after `g.savepoint()`. `opts.reads` are the reads the group makes for all its documents with
+ * its `begin` (`GroupRead`, one round trip; a document gets them with `g.read`). Rejects with `work`'s own
+ * error (nothing of the document stored), or with the group's error (nothing of the group stored).
  */
 export function groupCommit<W>(
   key: string,
   em: EntityManager,
   work: (g: GroupTx) => Promise<AwaitingNumber<W>>,
-  opts: { locks?: readonly string[]; lazySavepoint?: boolean; info?: unknown } = {},
+  opts: {
+    locks?: readonly string[];
+    lazySavepoint?: boolean;
+    info?: unknown;
+    reads?: readonly GroupRead<any>[];
+  } = {},
 ): Promise<Stored<W>> {
   return new Promise<Stored<W>>((resolve, reject) => {
     const job: Job = {
@@ -109,6 +117,7 @@ export function groupCommit<W>(
       lazySavepoint: opts.lazySavepoint ?? false,
       solo: false,
       info: opts.info,
+      reads: opts.reads ?? [],
     };
     const queue = queues.get(key);
     if (queue) queue.push(job);

@@ -11,7 +11,9 @@ import { AppError } from '@bm/errors';
 import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { execSequence, sequenceText } from './bound-query.js';
 import { underDeadline } from './deadline.js';
+import { type BeginStatements, withBeginStatements } from './prepared-statements.js';
 import { type NumberRequest, takeRecordNumbersBatch } from './record-numbers-batch.js';
 import { executeAll, type InsertPart, insertStatements, type Statement } from './set-insert.js';
 
@@ -27,6 +29,27 @@ export interface WritePart {
   kind: string;
   rows: unknown[];
   build: (rows: unknown[]) => Statement;
+}
+
+/**
+ * A read a group makes once for all its documents (their periods' locks and states, their stock keys'
+ * balances), built from what they declared (`peers`, {@link GroupTx.peers}). A document kind lists its
+ * reads in `groupCommit`'s `opts.reads`; their statements then travel with the group's `begin`, in one
+ * simple query (issue #24: the round trips of a group are its critical path), each statement on a
+ * snapshot of its own, so a read after a lock sees the rows as locked. A document gets the result with
+ * {@link GroupTx.read}. The statements' values are written into the text as literals (no client text
+ * reaches it unchecked: the driver's escaping); their failure fails the first document that reads.
+ */
+export interface GroupRead<T> {
+  /** Names the read within its group (one result per group and key). */
+  key: string;
+  /** The statements (none: nothing to read), run in this order. */
+  statements(peers: readonly unknown[]): Statement[];
+  /**
+   * The result from each statement's rows; may read more through `tx` (a rare case the statements could
+   * not cover, e.g. a balance row that does not exist yet).
+   */
+  result(rows: unknown[][], tx: EntityManager, peers: readonly unknown[]): T | Promise<T>;
 }
 
 /** The shared transaction as a document's work sees it. */
@@ -49,6 +72,11 @@ export interface GroupTx {
    * a document first calls {@link flushFor} with its locks.
    */
   defer(locks: readonly string[], parts: WritePart[]): void;
+  /**
+   * The group's result of `read` (see {@link GroupRead}): made with the `begin` when the documents
+   * declared it, else now, once per group. Rejects with the read's error.
+   */
+  read<T>(read: GroupRead<T>): Promise<T>;
   /** Writes the deferred parts now (one statement) when any of them is under one of `locks`. */
   flushFor(locks: readonly string[]): Promise<void>;
   /**
@@ -171,6 +199,8 @@ export interface Job {
   deferred?: boolean;
   /** What the document declares to the other documents of its group ({@link GroupTx.peers}). */
   info?: unknown;
+  /** The reads its group makes with its `begin` ({@link GroupRead}). */
+  reads: readonly GroupRead<unknown>[];
 }
 
 /**
@@ -215,6 +245,47 @@ function mergedStatements(parts: WritePart[]): Statement[] {
   return [...byKind.values()].filter((p) => p.rows.length).map((p) => p.build(p.rows));
 }
 
+/**
+ * The group's opening reads ({@link GroupRead}; those its documents declared, once per key): `sent` for
+ * `withBeginStatements`, and `results(tx)` inside the transaction, each read's result by key (made from
+ * the rows that came with the `begin`, or, if the `begin` did not carry them, read now in one round trip).
+ * Each result is made once, when a document first asks for it.
+ */
+function openingOf(group: Job[], peers: readonly unknown[]) {
+  const reads = [...new Map(group.flatMap((j) => j.reads).map((r) => [r.key, r])).values()].map((r) => ({
+    read: r,
+    statements: r.statements(peers),
+  }));
+  const all = reads.flatMap((r) => r.statements);
+  const sent: BeginStatements = { text: sequenceText(all), count: all.length };
+  const results = (tx: EntityManager): Map<string, () => Promise<unknown>> => {
+    const out = new Map<string, () => Promise<unknown>>();
+    let rows: Promise<unknown[][]> | undefined;
+    const allRows = () => {
+      rows ??= !all.length
+        ? Promise.resolve([])
+        : !sent.outcome
+          ? execSequence(tx, all)
+          : 'error' in sent.outcome
+            ? Promise.reject(sent.outcome.error)
+            : Promise.resolve(sent.outcome.rows);
+      return rows;
+    };
+    let at = 0;
+    for (const r of reads) {
+      const from = at;
+      at += r.statements.length;
+      let result: Promise<unknown> | undefined;
+      out.set(r.read.key, () => {
+        result ??= allRows().then((rs) => r.read.result(rs.slice(from, at), tx, peers));
+        return result;
+      });
+    }
+    return out;
+  };
+  return { sent: all.length ? sent : undefined, results };
+}
+
 /** Stores one group; returns the documents to try again in a later group. */
 export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   const now = Date.now();
@@ -236,143 +307,157 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   const deadline = deadlines.length ? Math.min(...deadlines) : undefined;
   /** Documents not yet refused or put back: the group's outcome is theirs. */
   const open = new Set(group);
+  const peers = group.map((j) => j.info);
+  const opening = openingOf(group, peers);
   const stored: { job: Job; value: Stored<unknown> }[] = [];
   const retry: Job[] = [];
   try {
     await underDeadline(deadline, () =>
-      group[0].em.transactional(async (tx) => {
-        const onceDone = new Map<string, Promise<unknown>>();
-        const peers = group.map((j) => j.info);
-        const waiting: { job: Job; doc: AwaitingNumber<unknown> }[] = [];
-        /** Deferred writes of the documents done so far, and the locks they are under. */
-        let pending: WritePart[] = [];
-        let pendingLocks = new Set<string>();
-        const flush = async () => {
-          if (!pending.length) return;
-          const statements = mergedStatements(pending);
-          pending = [];
-          pendingLocks = new Set();
+      withBeginStatements(opening.sent, () =>
+        group[0].em.transactional(async (tx) => {
+          const onceDone = new Map<string, Promise<unknown>>();
+          const opened = opening.results(tx);
+          const waiting: { job: Job; doc: AwaitingNumber<unknown> }[] = [];
+          /** Deferred writes of the documents done so far, and the locks they are under. */
+          let pending: WritePart[] = [];
+          let pendingLocks = new Set<string>();
+          const flush = async () => {
+            if (!pending.length) return;
+            const statements = mergedStatements(pending);
+            pending = [];
+            pendingLocks = new Set();
+            try {
+              await executeAll(tx, statements);
+            } catch (e) {
+              throw new GroupAborted(e);
+            }
+          };
+          for (const [i, job] of group.entries()) {
+            const name = `doc_${i}`;
+            let inSavepoint = false;
+            const takeSavepoint = async () => {
+              if (inSavepoint) return;
+              // Earlier documents' deferred writes are made first: a rollback to this document's savepoint
+              // must never take them with it.
+              await flush();
+              await tx.execute(`savepoint ${name}`);
+              inSavepoint = true;
+            };
+            const mine: string[] = [];
+            let staged: { locks: readonly string[]; parts: WritePart[] }[] = [];
+            const g: GroupTx = {
+              tx,
+              once: <T>(k: string, fn: () => Promise<T>) => {
+                let p = onceDone.get(k);
+                if (!p) {
+                  p = fn();
+                  onceDone.set(k, p);
+                  mine.push(k);
+                }
+                return p as Promise<T>;
+              },
+              read: <T>(r: GroupRead<T>) => {
+                // An opening read holds for the whole group (its locks are the transaction's, outside every
+                // savepoint); a later one is made once, like `once`.
+                const o = opened.get(r.key);
+                if (o) return o() as Promise<T>;
+                return g.once(`read:${r.key}`, async () => {
+                  const statements = r.statements(peers);
+                  return r.result(statements.length ? await execSequence(tx, statements) : [], tx, peers);
+                });
+              },
+              savepoint: takeSavepoint,
+              defer: (locks, parts) => {
+                staged.push({ locks, parts });
+              },
+              flushFor: async (locks) => {
+                if (locks.some((l) => pendingLocks.has(l))) await flush();
+              },
+              peers,
+              self: i,
+            };
+            // A group holds documents of several companies: each works with its own company filter.
+            const company = job.em.getFilterParams('company');
+            if (company) tx.setFilterParams('company', company);
+            if (!job.lazySavepoint) await takeSavepoint();
+            try {
+              const prepared = await job.work(g);
+              await tx.flush();
+              const given = prepared.numbering.given;
+              if (given) {
+                // A number given by hand: the document's rows and its deferred writes are made at once,
+                // under its savepoint, so a duplicate number refuses all of it (and nothing of the others).
+                await takeSavepoint();
+                const own = mergedStatements(staged.flatMap((d) => d.parts));
+                const rows = prepared.writer(prepared.writeSet, given);
+                await executeAll(tx, [...own, ...insertStatements(tx, rows)]);
+                stored.push({ job, value: { writeSet: prepared.writeSet, recordNumber: given } });
+              } else {
+                for (const d of staged) {
+                  pending.push(...d.parts);
+                  for (const l of d.locks) pendingLocks.add(l);
+                }
+                waiting.push({ job, doc: prepared });
+              }
+            } catch (e) {
+              if (e instanceof GroupAborted) throw e;
+              staged = [];
+              tx.clear();
+              if (inSavepoint) {
+                await tx.execute(`rollback to savepoint ${name}`);
+                for (const k of mine) onceDone.delete(k);
+              } else if (isSqlError(e)) {
+                // PostgreSQL aborted the shared transaction and no savepoint isolates this document.
+                throw new GroupAborted(e, job);
+              }
+              open.delete(job);
+              if (isRace(e) && ++job.tries <= MAX_RETRIES) retry.push(job);
+              else job.reject(e);
+            }
+            tx.clear();
+          }
+          // Step 2: numbers for the documents left, in arrival order per ordner and year (one counter
+          // statement and one look-up of numbers used by hand for the whole group, any ordners and
+          // companies); then one statement writes every document's rows and the group's deferred writes.
+          const requests = new Map<string, { request: NumberRequest; docs: typeof waiting }>();
+          for (const w of waiting) {
+            const n = w.doc.numbering;
+            const id = `${n.schema}|${n.table}|${n.companyId}|${n.ordner.id}|${n.year}`;
+            const r = requests.get(id) ?? { request: { ...n, n: 0 }, docs: [] };
+            r.request.n++;
+            r.docs.push(w);
+            requests.set(id, r);
+          }
+          const parts = new Map<unknown, InsertPart>();
+          const byTable = new Map<string, { request: NumberRequest; docs: typeof waiting }[]>();
+          for (const r of requests.values()) {
+            const t = `${r.request.schema}|${r.request.table}`;
+            byTable.set(t, [...(byTable.get(t) ?? []), r]);
+          }
+          for (const list of byTable.values()) {
+            const numbers = await takeRecordNumbersBatch(
+              tx,
+              list.map((r) => r.request),
+            );
+            for (const [k, r] of list.entries())
+              for (const [i, w] of r.docs.entries()) {
+                const recordNumber = numbers[k][i];
+                for (const part of w.doc.writer(w.doc.writeSet, recordNumber)) {
+                  const into = parts.get(part.entity);
+                  if (into) into.rows.push(...part.rows);
+                  else parts.set(part.entity, { entity: part.entity, rows: [...part.rows] });
+                }
+                stored.push({ job: w.job, value: { writeSet: w.doc.writeSet, recordNumber } });
+              }
+          }
+          const last = [...mergedStatements(pending), ...insertStatements(tx, [...parts.values()])];
           try {
-            await executeAll(tx, statements);
+            await executeAll(tx, last);
           } catch (e) {
             throw new GroupAborted(e);
           }
-        };
-        for (const [i, job] of group.entries()) {
-          const name = `doc_${i}`;
-          let inSavepoint = false;
-          const takeSavepoint = async () => {
-            if (inSavepoint) return;
-            // Earlier documents' deferred writes are made first: a rollback to this document's savepoint
-            // must never take them with it.
-            await flush();
-            await tx.execute(`savepoint ${name}`);
-            inSavepoint = true;
-          };
-          const mine: string[] = [];
-          let staged: { locks: readonly string[]; parts: WritePart[] }[] = [];
-          const g: GroupTx = {
-            tx,
-            once: <T>(k: string, fn: () => Promise<T>) => {
-              let p = onceDone.get(k);
-              if (!p) {
-                p = fn();
-                onceDone.set(k, p);
-                mine.push(k);
-              }
-              return p as Promise<T>;
-            },
-            savepoint: takeSavepoint,
-            defer: (locks, parts) => {
-              staged.push({ locks, parts });
-            },
-            flushFor: async (locks) => {
-              if (locks.some((l) => pendingLocks.has(l))) await flush();
-            },
-            peers,
-            self: i,
-          };
-          // A group holds documents of several companies: each works with its own company filter.
-          const company = job.em.getFilterParams('company');
-          if (company) tx.setFilterParams('company', company);
-          if (!job.lazySavepoint) await takeSavepoint();
-          try {
-            const prepared = await job.work(g);
-            await tx.flush();
-            const given = prepared.numbering.given;
-            if (given) {
-              // A number given by hand: the document's rows and its deferred writes are made at once,
-              // under its savepoint, so a duplicate number refuses all of it (and nothing of the others).
-              await takeSavepoint();
-              const own = mergedStatements(staged.flatMap((d) => d.parts));
-              const rows = prepared.writer(prepared.writeSet, given);
-              await executeAll(tx, [...own, ...insertStatements(tx, rows)]);
-              stored.push({ job, value: { writeSet: prepared.writeSet, recordNumber: given } });
-            } else {
-              for (const d of staged) {
-                pending.push(...d.parts);
-                for (const l of d.locks) pendingLocks.add(l);
-              }
-              waiting.push({ job, doc: prepared });
-            }
-          } catch (e) {
-            if (e instanceof GroupAborted) throw e;
-            staged = [];
-            tx.clear();
-            if (inSavepoint) {
-              await tx.execute(`rollback to savepoint ${name}`);
-              for (const k of mine) onceDone.delete(k);
-            } else if (isSqlError(e)) {
-              // PostgreSQL aborted the shared transaction and no savepoint isolates this document.
-              throw new GroupAborted(e, job);
-            }
-            open.delete(job);
-            if (isRace(e) && ++job.tries <= MAX_RETRIES) retry.push(job);
-            else job.reject(e);
-          }
-          tx.clear();
-        }
-        // Step 2: numbers for the documents left, in arrival order per ordner and year (one counter
-        // statement and one look-up of numbers used by hand for the whole group, any ordners and
-        // companies); then one statement writes every document's rows and the group's deferred writes.
-        const requests = new Map<string, { request: NumberRequest; docs: typeof waiting }>();
-        for (const w of waiting) {
-          const n = w.doc.numbering;
-          const id = `${n.schema}|${n.table}|${n.companyId}|${n.ordner.id}|${n.year}`;
-          const r = requests.get(id) ?? { request: { ...n, n: 0 }, docs: [] };
-          r.request.n++;
-          r.docs.push(w);
-          requests.set(id, r);
-        }
-        const parts = new Map<unknown, InsertPart>();
-        const byTable = new Map<string, { request: NumberRequest; docs: typeof waiting }[]>();
-        for (const r of requests.values()) {
-          const t = `${r.request.schema}|${r.request.table}`;
-          byTable.set(t, [...(byTable.get(t) ?? []), r]);
-        }
-        for (const list of byTable.values()) {
-          const numbers = await takeRecordNumbersBatch(
-            tx,
-            list.map((r) => r.request),
-          );
-          for (const [k, r] of list.entries())
-            for (const [i, w] of r.docs.entries()) {
-              const recordNumber = numbers[k][i];
-              for (const part of w.doc.writer(w.doc.writeSet, recordNumber)) {
-                const into = parts.get(part.entity);
-                if (into) into.rows.push(...part.rows);
-                else parts.set(part.entity, { entity: part.entity, rows: [...part.rows] });
-              }
-              stored.push({ job: w.job, value: { writeSet: w.doc.writeSet, recordNumber } });
-            }
-        }
-        const last = [...mergedStatements(pending), ...insertStatements(tx, [...parts.values()])];
-        try {
-          await executeAll(tx, last);
-        } catch (e) {
-          throw new GroupAborted(e);
-        }
-      }),
+        }),
+      ),
     );
   } catch (e) {
     if (!(e instanceof GroupAborted)) {

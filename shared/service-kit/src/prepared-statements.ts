@@ -16,6 +16,7 @@
  * request deadline's `set_config` goes with it in one round trip instead of a second one (issue #24);
  * and it sends a statement sequence ({@link SEQUENCE_MARK}) as one simple query.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 
 /** Most statement texts named per process (each is prepared once on each connection that runs it). */
@@ -38,6 +39,30 @@ export function setBeginSuffix(fn: () => string | undefined): void {
 }
 
 /**
+ * Statements that the next transaction begun in an async context sends with its `begin`
+ * ({@link withBeginStatements}); `outcome` is set once they ran: their rows, one array per statement, or
+ * the error that stopped them (the transaction is then begun but aborted: its next statement fails, and
+ * the caller rolls it back as after any failed statement).
+ */
+export interface BeginStatements {
+  /** The statements, values written in (bound-query.ts `sequenceText`), `;`-separated. */
+  text: string;
+  /** How many statements `text` holds. */
+  count: number;
+  outcome?: { rows: unknown[][] } | { error: unknown };
+}
+const beginStatements = new AsyncLocalStorage<BeginStatements>();
+
+/**
+ * Runs `fn`; the first transaction it begins sends `b`'s statements in the same simple query as its
+ * `begin` (one round trip instead of one more per statement; issue #24, a group commit's opening reads).
+ * A transaction begun without them (none begun, or `b` already used) leaves `b.outcome` unset.
+ */
+export function withBeginStatements<T>(b: BeginStatements | undefined, fn: () => Promise<T>): Promise<T> {
+  return b ? beginStatements.run(b, fn) : fn();
+}
+
+/**
  * The first words of a statement sequence (bound-query.ts `execSequence`): several statements, with their
  * values written in, sent as one simple query; the caller gets each statement's rows (`rows[i]`).
  */
@@ -52,11 +77,26 @@ export function usePreparedStatements(): void {
   proto.query = function (this: unknown, config: unknown, values?: unknown, callback?: unknown) {
     if (config === 'begin' && callback === undefined && (!Array.isArray(values) || values.length === 0)) {
       const suffix = beginSuffix();
-      // Two statements in one simple query; the caller sees the result of `begin`.
-      if (suffix)
-        return (query.call(this, `begin; ${suffix}`) as Promise<unknown>).then((r) =>
-          Array.isArray(r) ? r[0] : r,
-        );
+      const carried = beginStatements.getStore();
+      const carry = carried && !carried.outcome ? carried : undefined;
+      // Several statements in one simple query; the caller sees the result of `begin`.
+      if (suffix || carry) {
+        const text = ['begin', suffix, carry?.text].filter(Boolean).join(';\n');
+        const sent = (query.call(this, text) as Promise<unknown>).then((r) => {
+          const all = (Array.isArray(r) ? r : [r]) as { rows: unknown[] }[];
+          if (carry) carry.outcome = { rows: all.slice(all.length - carry.count).map((x) => x.rows) };
+          return all[0];
+        });
+        if (!carry) return sent;
+        // A carried statement refused by the server (a lock timeout, a deadlock): `begin` ran, so the
+        // transaction is open but aborted; its owner learns why from `outcome` and rolls it back. A
+        // failure without SQLSTATE (the connection) is the `begin`'s own.
+        return sent.catch((e: unknown) => {
+          if (typeof (e as { code?: unknown })?.code !== 'string') throw e;
+          carry.outcome = { error: e };
+          return { command: 'BEGIN', rowCount: null, rows: [] };
+        });
+      }
     }
     if (typeof config === 'string' && config.startsWith(SEQUENCE_MARK) && callback === undefined) {
       // One result per statement (pg gives an array for several, one result for one).

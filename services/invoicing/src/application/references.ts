@@ -8,7 +8,7 @@ import { ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
 import {
   cachedMasterData,
   type EntityManager,
-  execBound,
+  type GroupRead,
   type GroupTx,
   ordnerResolver,
   pgArray,
@@ -141,24 +141,32 @@ export const isInvoicePeriod = (p: unknown): p is InvoicePeriodInfo =>
   (p as InvoicePeriodInfo)?.kind === 'invoice-period';
 
 /**
- * {@link lockOpenPeriod} for the periods of a whole group commit (issue #24): one statement share-locks
- * them (in the order of their ids) and returns each one's code and state; a period missing from the
- * answer does not exist (for its company).
+ * {@link lockOpenPeriod} for the periods of a whole group commit (issue #24), sent with the group's
+ * `begin` (`GroupRead`): one statement share-locks them (in the order of their ids) and returns each
+ * one's code and state; a period missing from the answer does not exist (for its company).
  */
-export async function lockPeriods(
-  tx: EntityManager,
-  periods: { companyId: string; periodId: string }[],
-): Promise<Map<string, { code: string; closed: boolean }>> {
-  const ids = [...new Map(periods.map((p) => [p.periodId, p])).values()];
-  const rows = await execBound<{ id: string; code: string; closed: boolean }>(
-    tx,
-    `select "id", "code", "closed" from "invoicing"."period"
-      where ("company_id", "id") in (select * from unnest(?::uuid[], ?::uuid[]))
-      order by "id" for share`,
-    [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
-  );
-  return new Map(rows.map((r) => [r.id, { code: r.code, closed: r.closed }]));
-}
+export const invoicePeriodsRead: GroupRead<Map<string, { code: string; closed: boolean }>> = {
+  key: 'periods',
+  statements: (peers) => {
+    const ids = [...new Map(peers.filter(isInvoicePeriod).map((p) => [p.periodId, p])).values()];
+    if (!ids.length) return [];
+    return [
+      {
+        sql: `select "id", "code", "closed" from "invoicing"."period"
+               where ("company_id", "id") in (select * from unnest(?::uuid[], ?::uuid[]))
+               order by "id" for share`,
+        params: [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
+      },
+    ];
+  },
+  result: ([rows = []]) =>
+    new Map(
+      (rows as { id: string; code: string; closed: boolean }[]).map((r) => [
+        r.id,
+        { code: r.code, closed: r.closed },
+      ]),
+    ),
+};
 
 /** Checks the code-list ids of a document (payment type, delivery type, cost center/unit, person, project). */
 export async function checkCodeLists(
@@ -214,7 +222,7 @@ export function invoiceListFilter(
 
 /**
  * Share-locks an invoice's period for its transaction: in a group commit `g`, the periods of all the
- * group's invoices at once ({@link lockPeriods}, once per group), else this one ({@link lockOpenPeriod}).
+ * group's invoices at once ({@link invoicePeriodsRead}, with the group's `begin`), else this one ({@link lockOpenPeriod}).
  * @throws 422 PeriodClosed naming `path` when the period is closed (or not the company's)
  */
 export async function lockInvoicePeriod(
@@ -224,7 +232,6 @@ export async function lockInvoicePeriod(
   path: string,
 ): Promise<void> {
   if (!g) return lockOpenPeriod(tx, periodId, path);
-  const periods = g.peers.filter(isInvoicePeriod);
-  const locked = (await g.once('periods', () => lockPeriods(tx, periods))).get(periodId);
+  const locked = (await g.read(invoicePeriodsRead)).get(periodId);
   if (!locked || locked.closed) throw periodClosed(locked?.code ?? periodId, path);
 }

@@ -9,7 +9,7 @@
 import type { SalesInvoice, SalesInvoiceInput } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
 import { awaitingNumber, type Ctx, checkGivenRecordNumber, groupCommit } from '@bm/service-kit';
-import { type InvoicePeriodInfo, lockInvoicePeriod } from '../application/references.js';
+import { type InvoicePeriodInfo, invoicePeriodsRead, lockInvoicePeriod } from '../application/references.js';
 import { decideSalesInvoice } from '../domain/sales-invoice-decision.js';
 import { salesInvoiceWriter, storedSalesInvoiceReply } from '../store/sales-invoice.writer.js';
 import type { InvoicingDeps } from './deps.js';
@@ -50,6 +50,7 @@ export async function createSalesInvoice(
     {
       lazySavepoint: true,
       info: { kind: 'invoice-period', companyId, periodId: r.period.id } satisfies InvoicePeriodInfo,
+      reads: [invoicePeriodsRead],
     },
   );
   deps.kickOutbox();

@@ -33,7 +33,7 @@ import type { ValuationMethod } from '../domain/ledger-replay.js';
 import { operationCanceled } from '../domain/shortfall.js';
 import { checkPartner, findPeriod, findReportId } from '../ports/references.port.js';
 import { issueCardPreview, issueCardWriter, storedIssueCardReply } from '../store/issue-card.writer.js';
-import { cardStockInfo, readCardStock } from '../store/stock-state.reads.js';
+import { cardGroupReads, cardStockInfo, readCardStock } from '../store/stock-state.reads.js';
 import { findSourceType } from './copy-source.js';
 
 export type WarehouseDeps = DocumentDeps;
@@ -169,7 +169,7 @@ export async function valueAndStore(
         writeSet,
       );
     },
-    { locks: stockInfo.locks, lazySavepoint: true, info: stockInfo },
+    { locks: stockInfo.locks, lazySavepoint: true, info: stockInfo, reads: cardGroupReads },
   );
   deps.kickOutbox();
   return storedIssueCardReply(stored.writeSet, stored.recordNumber);

@@ -19,7 +19,7 @@ import {
   receiptCardWriter,
   storedReceiptCardReply,
 } from '../store/receipt-card.writer.js';
-import { cardStockInfo, readCardStock } from '../store/stock-state.reads.js';
+import { cardGroupReads, cardStockInfo, readCardStock } from '../store/stock-state.reads.js';
 import type { WarehouseDeps } from './create-issue-card.js';
 
 /**
@@ -109,7 +109,7 @@ export async function createReceiptCard(
         writeSet,
       );
     },
-    { locks: stockInfo.locks, lazySavepoint: true, info: stockInfo },
+    { locks: stockInfo.locks, lazySavepoint: true, info: stockInfo, reads: cardGroupReads },
   );
   deps.kickOutbox();
   return storedReceiptCardReply(stored.writeSet, stored.recordNumber);

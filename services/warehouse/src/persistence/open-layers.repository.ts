@@ -4,7 +4,7 @@
  * when a document needs them. SQL only; the rules are in `domain/`.
  */
 import { type Dec, dec } from '@bm/money';
-import { type EntityManager, execBound, pgArray } from '@bm/service-kit';
+import { type EntityManager, execBound, pgArray, type Statement } from '@bm/service-kit';
 import type { Layer } from '../domain/fifo.js';
 import { stockKey } from '../domain/ledger-replay.js';
 import {
@@ -120,17 +120,16 @@ export async function prefetchOpenLayers(
 }
 
 /**
- * The first {@link FIRST_BATCH} open layers of keys of any warehouses (by {@link layerKey}; every key
- * present, with no layers as `[]`) and `seqs` ascending values of the ledger sequence, in one statement.
- * Run after the keys' balances are locked (the values then order the documents as their commits do).
+ * The statement reading the first {@link FIRST_BATCH} open layers of keys of any warehouses and, with
+ * `seqs` > 0, drawing that many ascending values of the ledger sequence (one row even without layers).
+ * Run after the keys' balances are locked (the values then order the documents as their commits do);
+ * {@link openLayersFrom} reads its rows.
  */
-export async function openLayersAndSeqs(
-  em: EntityManager,
+export function openLayersStatement(
   keys: (StockKey & { companyId: string; warehouseId: string })[],
   seqs: number,
-): Promise<{ layers: Map<string, LayerRow[]>; seqs: string[] }> {
-  const out = new Map<string, LayerRow[]>(keys.map((k) => [layerKey(k.warehouseId, k), []]));
-  // One statement text for any number of keys (the keys as three arrays), so it is prepared once.
+): Statement {
+  // One statement text for any number of keys (the keys as arrays), so it is prepared once.
   const layers = `select l.*, k."warehouse_id" as "warehouseId"
        from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[]) as k("company_id", "warehouse_id", "item_id", "lot_key")
        cross join lateral (
@@ -144,16 +143,34 @@ export async function openLayersAndSeqs(
     pgArray(keys.map((k) => k.itemId)),
     pgArray(keys.map((k) => lotKeyOf(k.lotNumberID))),
   ];
-  // With values of the sequence: one row even without layers (the layer columns then null).
-  const sql = seqs
-    ? `with s as (select array_agg(nextval('"warehouse"."ledger_seq"')::text order by g) as "seqs"
+  if (!seqs) return { sql: layers, params };
+  return {
+    sql: `with s as (select array_agg(nextval('"warehouse"."ledger_seq"')::text order by g) as "seqs"
                     from generate_series(1, ?::int) g)
-       select s."seqs", l.* from s left join (${layers}) l on true`
-    : layers;
-  if (seqs) params.unshift(seqs);
-  const rows = await execBound<LayerRow & { warehouseId: string; seqs?: string[] }>(em, sql, params);
-  for (const { seqs: _, warehouseId, ...layer } of rows)
+       select s."seqs", l.* from s left join (${layers}) l on true`,
+    params: [seqs, ...params],
+  };
+}
+
+/** The layers (by {@link layerKey}; every key of `keys` present, with no layers as `[]`) and drawn ledger values of {@link openLayersStatement}'s rows. */
+export function openLayersFrom(
+  keys: (StockKey & { warehouseId: string })[],
+  rows: unknown[],
+): { layers: Map<string, LayerRow[]>; seqs: string[] } {
+  const out = new Map<string, LayerRow[]>(keys.map((k) => [layerKey(k.warehouseId, k), []]));
+  const typed = rows as (LayerRow & { warehouseId: string; seqs?: string[] })[];
+  for (const { seqs: _, warehouseId, ...layer } of typed)
     if (layer.id)
       out.get(layerKey(warehouseId, { itemId: layer.itemId, lotNumberID: lotOf(layer.lotKey) }))?.push(layer);
-  return { layers: out, seqs: rows[0]?.seqs ?? [] };
+  return { layers: out, seqs: typed[0]?.seqs ?? [] };
+}
+
+/** {@link openLayersStatement} run: the layers of `keys` and `seqs` ledger values. */
+export async function openLayersAndSeqs(
+  em: EntityManager,
+  keys: (StockKey & { companyId: string; warehouseId: string })[],
+  seqs: number,
+): Promise<{ layers: Map<string, LayerRow[]>; seqs: string[] }> {
+  const { sql, params } = openLayersStatement(keys, seqs);
+  return openLayersFrom(keys, await execBound(em, sql, params));
 }

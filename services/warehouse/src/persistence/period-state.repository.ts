@@ -8,7 +8,7 @@
  * behind it and then sees the period closed).
  */
 import { ErrorCode, unprocessable } from '@bm/errors';
-import { type EntityManager, execSequence, pgArray } from '@bm/service-kit';
+import { type EntityManager, pgArray, type Statement } from '@bm/service-kit';
 
 /** 422 PeriodClosed: the card's period was closed while the card was being stored. */
 export const periodClosedMeanwhile = (path = 'dateAccounting') =>
@@ -17,22 +17,17 @@ export const periodClosedMeanwhile = (path = 'dateAccounting') =>
   });
 
 /**
- * Inside a group commit of cards (issue #24): share-locks the periods of all its cards
- * with one statement (in the order of their ids) and reads which of them the warehouse's copy knows as
- * closed with one more, after the locks, both in one round trip. Returns the closed ids; each card refuses itself when its own
- * period is among them ({@link periodClosedMeanwhile}).
+ * Inside a group commit of cards (issue #24): the statements that share-lock the periods of all its cards
+ * (one statement, in the order of their ids) and then read which of them the warehouse's copy knows as
+ * closed (a statement of its own, so its snapshot is taken once the locks are held). The group sends them
+ * with its `begin` (`GroupRead`); {@link closedOf} reads their rows.
  */
-export async function lockPeriodStates(
-  tx: EntityManager,
-  periods: { companyId: string; periodId: string }[],
-): Promise<Set<string>> {
+export function periodStatesStatements(periods: { companyId: string; periodId: string }[]): Statement[] {
   const ids = [...new Map(periods.map((p) => [p.periodId, p])).values()].sort((a, b) =>
     a.periodId < b.periodId ? -1 : 1,
   );
-  if (!ids.length) return new Set();
-  // The locks, then the read in a statement of its own (its snapshot taken once they are held), in one
-  // round trip.
-  const [, rows] = (await execSequence(tx, [
+  if (!ids.length) return [];
+  return [
     {
       sql: `select pg_advisory_xact_lock_shared(hashtextextended(p, 0)) from unnest(?::text[]) as p`,
       params: [pgArray(ids.map((p) => p.periodId))],
@@ -42,9 +37,12 @@ export async function lockPeriodStates(
              where "closed" and ("company_id", "id") in (select * from unnest(?::uuid[], ?::uuid[]))`,
       params: [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
     },
-  ])) as [unknown, { id: string }[]];
-  return new Set(rows.map((r) => r.id));
+  ];
 }
+
+/** The closed periods' ids from the rows of {@link periodStatesStatements}; each card refuses itself when its own is among them ({@link periodClosedMeanwhile}). */
+export const closedOf = (rows: unknown[][]): Set<string> =>
+  new Set(((rows[1] ?? []) as { id: string }[]).map((r) => r.id));
 
 /**
  * Which of `periodIds` the warehouse's copy knows as closed, share-locked like a card's own period (a

@@ -51,25 +51,25 @@ export interface StockKey {
 /** A stock key of any company and warehouse. */
 export type WarehouseStockKey = StockKey & { companyId: string; warehouseId: string };
 
-/**
- * {@link lockBalances} for keys of any companies and warehouses (a group commit's cards), by
- * {@link layerKey}: one statement, the rows locked in the order of warehouse, item and lot.
- */
-export async function lockBalancesOf(
-  em: EntityManager,
-  keys: WarehouseStockKey[],
-): Promise<Map<string, BalanceRow>> {
+/** The keys once each, in the one order every lock of balances follows (warehouse, item, lot). */
+function sortedKeys(keys: WarehouseStockKey[]): WarehouseStockKey[] {
   // One sorted order for inserting and locking, so two documents with rows in opposite order never deadlock.
   const order = (k: WarehouseStockKey) => `${k.warehouseId}:${k.itemId}:${lotKeyOf(k.lotNumberID)}`;
-  const uniq = [...new Map(keys.map((k) => [layerKey(k.warehouseId, k), k])).values()].sort((a, b) =>
+  return [...new Map(keys.map((k) => [layerKey(k.warehouseId, k), k])).values()].sort((a, b) =>
     order(a) < order(b) ? -1 : 1,
   );
-  // One statement text for any number of keys: the keys as arrays, each looked up (and locked, in the
-  // arrays' sorted order) through the unique index by a lateral subquery.
-  const lock = (ks: WarehouseStockKey[]) =>
-    execBound<BalanceRow & { warehouseId: string }>(
-      em,
-      `select k."warehouse" as "warehouseId", b.*
+}
+
+/**
+ * The statement locking and reading the balance rows of keys of any companies and warehouses (a group
+ * commit's cards), in the order of warehouse, item and lot; one statement text for any number of keys (the
+ * keys as arrays, each looked up and locked through the unique index by a lateral subquery). A key without
+ * a balance row yields no row ({@link lockedBalances}, {@link lockBalancesOf} create them).
+ */
+export function lockBalancesStatement(keys: WarehouseStockKey[]): Statement {
+  const ks = sortedKeys(keys);
+  return {
+    sql: `select k."warehouse" as "warehouseId", b.*
          from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[]) with ordinality as k("company", "warehouse", "item", "lot", "n")
          cross join lateral (
            select ${BALANCE_COLUMNS} from "warehouse"."stock_balance" s
@@ -77,30 +77,46 @@ export async function lockBalancesOf(
               and s."lot_key" = k."lot"
             for update) b
         order by k."n"`,
-      [
-        pgArray(ks.map((k) => k.companyId)),
-        pgArray(ks.map((k) => k.warehouseId)),
-        pgArray(ks.map((k) => k.itemId)),
-        pgArray(ks.map((k) => lotKeyOf(k.lotNumberID))),
-      ],
-    );
+    params: [
+      pgArray(ks.map((k) => k.companyId)),
+      pgArray(ks.map((k) => k.warehouseId)),
+      pgArray(ks.map((k) => k.itemId)),
+      pgArray(ks.map((k) => lotKeyOf(k.lotNumberID))),
+    ],
+  };
+}
+
+/** The rows of {@link lockBalancesStatement} by {@link layerKey}. */
+export function lockedBalances(rows: unknown[]): Map<string, BalanceRow> {
   const out = new Map<string, BalanceRow>();
-  const take = (rows: (BalanceRow & { warehouseId: string })[]) => {
-    for (const { warehouseId, ...b } of rows)
-      out.set(layerKey(warehouseId, { itemId: b.itemId, lotNumberID: lotOf(b.lotKey) }), b);
+  for (const { warehouseId, ...b } of rows as (BalanceRow & { warehouseId: string })[])
+    out.set(layerKey(warehouseId, { itemId: b.itemId, lotNumberID: lotOf(b.lotKey) }), b);
+  return out;
+}
+
+/**
+ * {@link lockBalancesStatement} run, creating the balance rows of keys that have none (a first movement;
+ * or found created by a concurrent document) and locking them too: every key's row, by {@link layerKey}.
+ */
+export async function lockBalancesOf(
+  em: EntityManager,
+  keys: WarehouseStockKey[],
+): Promise<Map<string, BalanceRow>> {
+  const lock = async (ks: WarehouseStockKey[]) => {
+    const { sql, params } = lockBalancesStatement(ks);
+    return lockedBalances(await execBound(em, sql, params));
   };
   // Usually every balance exists: one statement locks and reads them all.
-  take(await lock(uniq));
-  const missing = uniq.filter((k) => !out.has(layerKey(k.warehouseId, k)));
+  const out = await lock(keys);
+  const missing = sortedKeys(keys).filter((k) => !out.has(layerKey(k.warehouseId, k)));
   if (missing.length) {
-    // A first movement of a key: its balance row is created (or found created by a concurrent document).
     const values = missing.map(() => '(gen_random_uuid(), ?, ?, ?, ?, 0, 0, null)').join(', ');
     await em.execute(
       `insert into "warehouse"."stock_balance" ("id", "company_id", "warehouse_id", "item_id", "lot_key", "quantity", "value", "last_date")
        values ${values} on conflict ("company_id", "warehouse_id", "item_id", "lot_key") do nothing`,
       missing.flatMap((k) => [k.companyId, k.warehouseId, k.itemId, lotKeyOf(k.lotNumberID)]),
     );
-    take(await lock(missing));
+    for (const [k, b] of await lock(missing)) out.set(k, b);
   }
   return out;
 }

@@ -4,25 +4,33 @@
  * FIFO layers of an issue card's current keys, and its place in the ledger (a value of the ledger
  * sequence, drawn after its balances are locked).
  *
- * In a group commit (issue #24) the first card reads for the whole group: the balances of every key of
- * the group are locked in one statement (sorted, per warehouse), then the first open layers of the keys
- * and one ledger value per card are read in one more. A card that shares a key with an earlier card of
- * its group reads its keys again (one statement) after that card's deferred writes are written
- * (`g.flushFor`). So a group of n cards with distinct keys costs two statements, not 2n.
+ * In a group commit (issue #24) the group reads for all its cards with its `begin` ({@link cardGroupReads},
+ * one round trip): the periods share-locked and checked, the balances of every key of the group locked in
+ * one statement (sorted, per warehouse), then the first open layers of the keys and one ledger value per
+ * card. A card that shares a key with an earlier card of its group reads its keys again (one statement)
+ * after that card's deferred writes are written (`g.flushFor`).
  */
-import type { EntityManager, GroupTx } from '@bm/service-kit';
+import type { EntityManager, GroupRead, GroupTx } from '@bm/service-kit';
 import { layerKey, stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
 import {
   openLayersAndSeqs,
+  openLayersFrom,
+  openLayersStatement,
   prefetchOpenLayers,
   readLockedStock,
 } from '../persistence/open-layers.repository.js';
-import { lockPeriodStates, periodClosedMeanwhile } from '../persistence/period-state.repository.js';
+import {
+  closedOf,
+  periodClosedMeanwhile,
+  periodStatesStatements,
+} from '../persistence/period-state.repository.js';
 import {
   type BalanceRow,
   isCurrent,
   type LayerRow,
   lockBalancesOf,
+  lockBalancesStatement,
+  lockedBalances,
   readBalances,
   type StockKey,
 } from '../persistence/stock-ledger.repository.js';
@@ -87,15 +95,11 @@ type GroupStock = Map<
   { seq: string; fresh: boolean; balances: Map<string, BalanceRow>; layers: Map<string, LayerRow[]> }
 >;
 
-async function readGroupStock(tx: EntityManager, peers: readonly unknown[]): Promise<GroupStock> {
+/** The group's cards (by place), every key they lock, which are `fresh`, and the keys whose layers are read. */
+function groupCards(peers: readonly unknown[]) {
   const cards = [...peers.entries()].filter((e): e is [number, CardStockInfo] => isCardStock(e[1]));
-  // Every key of the group is locked here, in one sorted statement: no card of the group locks anything
-  // itself, and two groups never wait for each other in opposite orders.
-  const balances = await lockBalancesOf(
-    tx,
-    cards.flatMap(([, p]) =>
-      p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k })),
-    ),
+  const keys = cards.flatMap(([, p]) =>
+    p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k })),
   );
   const seen = new Set<string>();
   const fresh = cards.map(([, p]) => {
@@ -108,8 +112,14 @@ async function readGroupStock(tx: EntityManager, peers: readonly unknown[]): Pro
       ? p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k }))
       : [],
   );
-  // The cards' ledger values, ascending in the group's order, drawn after all its keys are locked.
-  const { layers, seqs } = await openLayersAndSeqs(tx, fifoKeys, cards.length);
+  return { cards, keys, fresh, fifoKeys };
+}
+
+function groupStockOf(
+  { cards, fresh }: ReturnType<typeof groupCards>,
+  balances: Map<string, BalanceRow>,
+  { layers, seqs }: { layers: Map<string, LayerRow[]>; seqs: string[] },
+): GroupStock {
   const byKey = <T>(p: CardStockInfo, get: (k: StockKey) => T) =>
     new Map(p.keys.map((k) => [stockKey(k.itemId, k.lotNumberID), get(k)]));
   return new Map(
@@ -124,6 +134,39 @@ async function readGroupStock(tx: EntityManager, peers: readonly unknown[]): Pro
     ]),
   );
 }
+
+/**
+ * The group's stock (issue #24), read with the group's `begin`: every key of the group locked in one
+ * sorted statement (no card of the group locks anything itself, and two groups never wait for each other
+ * in opposite orders), then the first open layers of the fresh FIFO cards' keys and one ledger value per
+ * card, ascending in the group's order, drawn after all its keys are locked. A key without a balance row
+ * yet (its first movement) has the rows created and locked, and the layers and values read again after.
+ */
+const groupStockRead: GroupRead<GroupStock> = {
+  key: 'stock:group',
+  statements: (peers) => {
+    const g = groupCards(peers);
+    return [lockBalancesStatement(g.keys), openLayersStatement(g.fifoKeys, g.cards.length)];
+  },
+  result: async (rows, tx, peers) => {
+    const g = groupCards(peers);
+    const balances = lockedBalances(rows[0]);
+    if (g.keys.every((k) => balances.has(layerKey(k.warehouseId, k))))
+      return groupStockOf(g, balances, openLayersFrom(g.fifoKeys, rows[1]));
+    const all = await lockBalancesOf(tx, g.keys);
+    return groupStockOf(g, all, await openLayersAndSeqs(tx, g.fifoKeys, g.cards.length));
+  },
+};
+
+/** The group's periods share-locked, then the closed ones among them (DESIGN §5; see period-state.repository.ts). */
+const periodsRead: GroupRead<Set<string>> = {
+  key: 'periods',
+  statements: (peers) => periodStatesStatements(peers.filter(isCardStock)),
+  result: (rows) => closedOf(rows),
+};
+
+/** What a stored card's group reads with its `begin` (`groupCommit`'s `opts.reads`). */
+export const cardGroupReads: readonly GroupRead<unknown>[] = [periodsRead, groupStockRead];
 
 /**
  * A card's stock state as of `dateOperation` (`YYYY-MM-DD`). Without `g`, a preview's: read, nothing
@@ -160,9 +203,9 @@ export async function readCardStock(
   }
   // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
   // The group locks the periods of all its cards at once, until the shared transaction ends.
-  const closed = await g.once('periods', () => lockPeriodStates(tx, g.peers.filter(isCardStock)));
+  const closed = await g.read(periodsRead);
   if (closed.has(card.periodId)) throw periodClosedMeanwhile();
-  const mine = (await g.once('stock:group', () => readGroupStock(tx, g.peers))).get(g.self)!;
+  const mine = (await g.read(groupStockRead)).get(g.self)!;
   if (mine.fresh)
     return { balances: mine.balances, prefetched: prefetchedOf(mine.balances, mine.layers), seq: mine.seq };
   // An earlier card of the group has one of its keys: that card's deferred writes are written first,
