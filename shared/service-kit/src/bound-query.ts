@@ -10,7 +10,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { SEQUENCE_MARK, usePreparedStatements } from './prepared-statements.js';
+import {
+  type DriverStatement,
+  registerPipeline,
+  SEQUENCE_MARK,
+  usePreparedStatements,
+} from './prepared-statements.js';
 
 interface Executor {
   executeQuery<R>(q: CompiledQuery<R>): Promise<{ rows: R[]; numAffectedRows?: bigint }>;
@@ -114,5 +119,33 @@ export async function execSequence(
   const executor = (em.getTransactionContext() ?? em.getConnection().getClient()) as unknown as Executor;
   const res = await executor.executeQuery<unknown[]>(CompiledQuery.raw(text, []));
   if (res.rows.length !== statements.length) throw new Error('execSequence: a result per statement expected');
+  return res.rows;
+}
+
+/** `statements` (`?` placeholders) as the driver takes them. */
+export const driverStatements = (
+  statements: readonly { sql: string; params: readonly unknown[] }[],
+): DriverStatement[] => statements.map((s) => ({ text: numberPlaceholders(s.sql), values: s.params }));
+
+/**
+ * Runs statements one after another in ONE round trip, each with bind parameters and prepared like any
+ * other (issue #24: on a busy machine each round trip of a group commit costs it a wake-up of the
+ * database and of this process): they go in one write, pipelined (pg's `pipeline` mode, set by
+ * `initOrm`; without it, one after the other). Each statement sees what the ones before it did and what
+ * others committed meanwhile (READ COMMITTED: a snapshot per statement), so a read after a lock sees the
+ * rows as they are once locked. Only inside a transaction (`em`'s): a failing statement aborts it, so
+ * nothing after it takes effect. Resolves to each statement's rows; rejects with the first error.
+ */
+export async function execPipelined(
+  em: EntityManager,
+  statements: readonly { sql: string; params: readonly unknown[] }[],
+): Promise<unknown[][]> {
+  if (!statements.length) return [];
+  const trx = em.getTransactionContext() as unknown as Executor | undefined;
+  if (!trx) throw new Error('execPipelined: only inside a transaction');
+  usePreparedStatements();
+  const res = await trx.executeQuery<unknown[]>(
+    CompiledQuery.raw(registerPipeline(driverStatements(statements)), []),
+  );
   return res.rows;
 }

@@ -40,6 +40,7 @@ import { currentDeadline } from './deadline.js';
 import {
   type AwaitingNumber,
   commitGroup,
+  type GroupEnd,
   type GroupRead,
   type GroupTx,
   type Job,
@@ -144,47 +145,59 @@ function startSoon(key: string): void {
 }
 
 /**
+ * The group in the order its documents are worked: by round (stable), where a document's round is one
+ * more than the highest round of the earlier documents that share a declared lock with it (0: none). A
+ * document thus comes after every document whose stock it depends on, and the documents of one round
+ * share no lock: each round after the first has its stock read once, after the earlier rounds' writes
+ * (issue #24; one round trip for the round instead of two per document, and none of them waits for the
+ * next group). Each job's `round` is set.
+ */
+function inRounds(group: Job[]): Job[] {
+  const last = new Map<string, number>();
+  for (const job of group) {
+    let round = 0;
+    for (const l of job.locks) round = Math.max(round, (last.get(l) ?? -1) + 1);
+    for (const l of job.locks) last.set(l, round);
+    job.round = round;
+  }
+  if (!group.some((j) => j.round)) return group;
+  return group
+    .map((job, i) => ({ job, i, round: job.round ?? 0 }))
+    .sort((a, b) => a.round - b.round || a.i - b.i)
+    .map((x) => x.job);
+}
+
+/**
  * Starts groups of `key` while documents wait and fewer than {@link parallelGroups} run. A document whose
  * declared locks (`opts.locks`: its stock keys) are held by a running group of this process waits for that
  * group instead of joining a new one: groups, which lock document after document and so not in one sorted
- * order, never wait for or deadlock with each other. A document that shares a declared lock with one of the
- * group being formed is left for the next group, once (issue #24: within a group it would have the earlier
- * document's writes made and its stock read again, two statements on the group's critical path); there it
- * joins whatever it shares, so documents of one hot item still go many to a group. Waiting documents keep
- * their order, so a later one never overtakes an earlier one on the same lock.
+ * order, never wait for or deadlock with each other. Documents sharing a lock go in one group, in rounds
+ * ({@link inRounds}). Waiting documents keep their order, so a later one never overtakes an earlier one on
+ * the same lock.
  */
 function startGroups(key: string): void {
   for (;;) {
     const queue = queues.get(key);
     const busy = running.get(key) ?? 0;
     if (!queue?.length || busy >= parallelGroups) return;
-    const group: Job[] = [];
+    let group: Job[] = [];
     const blocked = new Set<string>();
-    /** Locks declared by the documents of the group being formed. */
-    const taken = new Set<string>();
     const rest: Job[] = [];
     for (const job of queue) {
-      // A document sharing a lock with an earlier one of this group would have that one's writes made
-      // and its own state read again (two statements in the group's critical path): it goes to the next
-      // group instead, once; there it joins whatever it shares, so a hot item is not one group per card.
-      const shares = !job.deferred && job.locks.some((l) => taken.has(l));
       const free =
         group.length < MAX_GROUP &&
         !group[0]?.solo &&
         (!job.solo || !group.length) &&
-        !shares &&
         !job.locks.some((l) => held.has(l) || blocked.has(l));
-      if (free) {
-        group.push(job);
-        for (const l of job.locks) taken.add(l);
-      } else {
-        if (shares) job.deferred = true;
+      if (free) group.push(job);
+      else {
         rest.push(job);
         // Later documents must not overtake this one on its locks.
         for (const l of job.locks) blocked.add(l);
       }
     }
     if (!group.length) return;
+    group = inRounds(group);
     if (rest.length) queues.set(key, rest);
     else queues.delete(key);
     const locks = group.flatMap((j) => j.locks);
@@ -192,11 +205,11 @@ function startGroups(key: string): void {
     running.set(key, busy + 1);
     // commitGroup settles every document itself; the catch only keeps the key from ever staying busy.
     void commitGroup(group)
-      .catch((e): Job[] => {
+      .catch((e): GroupEnd => {
         for (const job of group) job.reject(e);
-        return [];
+        return { retry: [], answer: () => undefined };
       })
-      .then((retry) => {
+      .then(({ retry, answer }) => {
         for (const l of locks) {
           const n = (held.get(l) ?? 1) - 1;
           if (n) held.set(l, n);
@@ -206,8 +219,12 @@ function startGroups(key: string): void {
         if (left) running.set(key, left);
         else running.delete(key);
         if (retry.length) queues.set(key, [...retry, ...(queues.get(key) ?? [])]);
+        // The documents that waited meanwhile go at once, before this group's documents are answered
+        // (their replies are this process's work, which the next group's round trips need not wait for).
+        startGroups(key);
+        answer();
         // Freed locks may let documents of any key go on.
-        for (const k of [...queues.keys()]) startSoon(k);
+        for (const k of [...queues.keys()]) if (k !== key) startSoon(k);
       });
   }
 }

@@ -11,11 +11,17 @@ import { AppError } from '@bm/errors';
 import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execSequence, sequenceText } from './bound-query.js';
+import { driverStatements, execPipelined } from './bound-query.js';
 import { underDeadline } from './deadline.js';
 import { type BeginStatements, withBeginStatements } from './prepared-statements.js';
 import { type NumberRequest, takeRecordNumbersBatch } from './record-numbers-batch.js';
-import { executeAll, type InsertPart, insertStatements, type Statement } from './set-insert.js';
+import {
+  combinedStatement,
+  executeAll,
+  type InsertPart,
+  insertStatements,
+  type Statement,
+} from './set-insert.js';
 
 /** Times a document refused by a deadlock or serialization failure is tried again in a later group. */
 export const MAX_RETRIES = 3;
@@ -34,11 +40,11 @@ export interface WritePart {
 /**
  * A read a group makes once for all its documents (their periods' locks and states, their stock keys'
  * balances), built from what they declared (`peers`, {@link GroupTx.peers}). A document kind lists its
- * reads in `groupCommit`'s `opts.reads`; their statements then travel with the group's `begin`, in one
- * simple query (issue #24: the round trips of a group are its critical path), each statement on a
- * snapshot of its own, so a read after a lock sees the rows as locked. A document gets the result with
- * {@link GroupTx.read}. The statements' values are written into the text as literals (no client text
- * reaches it unchecked: the driver's escaping); their failure fails the first document that reads.
+ * reads in `groupCommit`'s `opts.reads`; their statements (prepared, with bind parameters) then go right
+ * behind the group's `begin`, pipelined in the same write (issue #24: the round trips of a group are its
+ * critical path), each statement on a snapshot of its own, so a read after a lock sees the rows as
+ * locked. A document gets the result with {@link GroupTx.read}; a failed read fails the first document
+ * that asks for it.
  */
 export interface GroupRead<T> {
   /** Names the read within its group (one result per group and key). */
@@ -69,7 +75,7 @@ export interface GroupTx {
    * Hands the document's writes of rows under `locks` (its stock keys) to the group: they are stored
    * with the group's last statement if the document's work succeeds, merged with other documents' of
    * the same kind; forgotten if it fails. Rows of one kind must not repeat another document's rows:
-   * a document first calls {@link flushFor} with its locks.
+   * a document sharing locks with earlier ones reads after their writes ({@link flushThen}, by round).
    */
   defer(locks: readonly string[], parts: WritePart[]): void;
   /**
@@ -77,13 +83,23 @@ export interface GroupTx {
    * declared it, else now, once per group. Rejects with the read's error.
    */
   read<T>(read: GroupRead<T>): Promise<T>;
-  /** Writes the deferred parts now (one statement) when any of them is under one of `locks`. */
-  flushFor(locks: readonly string[]): Promise<void>;
+  /**
+   * Writes every deferred part now and then runs `statements` (reads that must see those writes), in
+   * one round trip (pipelined, as a {@link GroupRead}); resolves to each statement's rows.
+   * A failure fails the whole group (nothing of it is stored; its documents are tried again).
+   */
+  flushThen(statements: Statement[]): Promise<unknown[][]>;
   /**
    * What each document of the group declared (`opts.info` of `groupCommit`), in the group's order, so
    * that the first can read for all (one statement instead of one per document); `self` is this one's.
    */
   peers: readonly unknown[];
+  /**
+   * Each document's round (in the order of `peers`): 0 when no earlier document of the group shares a
+   * declared lock with it, else one more than the highest round of those that do. The group is in
+   * round order, and the documents of one round share no lock (group-commit.ts `inRounds`).
+   */
+  rounds: readonly number[];
   self: number;
 }
 
@@ -193,10 +209,10 @@ export interface Job {
   /** Stored in a group of its own: its group's shared writes failed and the culprit is not known. */
   solo: boolean;
   /**
-   * Left for the next group once because it shared a declared lock with a document of the group being
-   * formed (group-commit.ts `startGroups`); it then joins whatever it shares.
+   * Its round in its group (group-commit.ts `inRounds`): 0 when no earlier document of the group shares
+   * a declared lock with it, else one more than the highest round of those that do.
    */
-  deferred?: boolean;
+  round?: number;
   /** What the document declares to the other documents of its group ({@link GroupTx.peers}). */
   info?: unknown;
   /** The reads its group makes with its `begin` ({@link GroupRead}). */
@@ -257,18 +273,13 @@ function openingOf(group: Job[], peers: readonly unknown[]) {
     statements: r.statements(peers),
   }));
   const all = reads.flatMap((r) => r.statements);
-  const sent: BeginStatements = { text: sequenceText(all), count: all.length };
+  const sent: BeginStatements = { statements: driverStatements(all) };
   const results = (tx: EntityManager): Map<string, () => Promise<unknown>> => {
     const out = new Map<string, () => Promise<unknown>>();
     let rows: Promise<unknown[][]> | undefined;
+    // Sent with the `begin`, or (a connection that does not pipeline) now.
     const allRows = () => {
-      rows ??= !all.length
-        ? Promise.resolve([])
-        : !sent.outcome
-          ? execSequence(tx, all)
-          : 'error' in sent.outcome
-            ? Promise.reject(sent.outcome.error)
-            : Promise.resolve(sent.outcome.rows);
+      rows ??= sent.outcome ?? execPipelined(tx, all);
       return rows;
     };
     let at = 0;
@@ -286,15 +297,26 @@ function openingOf(group: Job[], peers: readonly unknown[]) {
   return { sent: all.length ? sent : undefined, results };
 }
 
-/** Stores one group; returns the documents to try again in a later group. */
-export async function commitGroup(jobs: Job[]): Promise<Job[]> {
+/** What a group's end leaves to its scheduler: the documents to try again, and the answers to give. */
+export interface GroupEnd {
+  retry: Job[];
+  /**
+   * Answers the stored documents. The scheduler calls it after it started the next group (issue #24: the
+   * documents' replies are work of this process that the next group's `begin` need not wait for).
+   */
+  answer(): void;
+}
+const noAnswers = () => undefined;
+
+/** Stores one group; returns the documents to try again in a later group and its stored documents' answers. */
+export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
   const now = Date.now();
   const group: Job[] = [];
   for (const job of jobs) {
     if (job.deadline !== undefined && job.deadline <= now) job.reject(deadlinePassed('the request'));
     else group.push(job);
   }
-  if (!group.length) return [];
+  if (!group.length) return { retry: [], answer: noAnswers };
   groupCommitStats.largest = Math.max(groupCommitStats.largest, group.length);
   const companies = new Set(
     group.map((j) => j.em.getFilterParams<{ companyId?: string }>('company')?.companyId),
@@ -308,6 +330,7 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   /** Documents not yet refused or put back: the group's outcome is theirs. */
   const open = new Set(group);
   const peers = group.map((j) => j.info);
+  const rounds = group.map((j) => j.round ?? 0);
   const opening = openingOf(group, peers);
   const stored: { job: Job; value: Stored<unknown> }[] = [];
   const retry: Job[] = [];
@@ -363,17 +386,27 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
                 if (o) return o() as Promise<T>;
                 return g.once(`read:${r.key}`, async () => {
                   const statements = r.statements(peers);
-                  return r.result(statements.length ? await execSequence(tx, statements) : [], tx, peers);
+                  return r.result(await execPipelined(tx, statements), tx, peers);
                 });
               },
               savepoint: takeSavepoint,
               defer: (locks, parts) => {
                 staged.push({ locks, parts });
               },
-              flushFor: async (locks) => {
-                if (locks.some((l) => pendingLocks.has(l))) await flush();
+              flushThen: async (statements) => {
+                const writes = mergedStatements(pending);
+                pending = [];
+                pendingLocks = new Set();
+                const all = writes.length ? [combinedStatement(writes), ...statements] : statements;
+                if (!all.length) return [];
+                try {
+                  return (await execPipelined(tx, all)).slice(all.length - statements.length);
+                } catch (e) {
+                  throw new GroupAborted(e);
+                }
               },
               peers,
+              rounds,
               self: i,
             };
             // A group holds documents of several companies: each works with its own company filter.
@@ -462,7 +495,7 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
   } catch (e) {
     if (!(e instanceof GroupAborted)) {
       for (const job of open) job.reject(e);
-      return retry;
+      return { retry, answer: noAnswers };
     }
     // Nothing of the group is stored. The document whose own statement failed is answered with its
     // error (or tried again after a lock race); the others are tried again, each in a group of its own
@@ -480,10 +513,14 @@ export async function commitGroup(jobs: Job[]): Promise<Job[]> {
         retry.push(job);
       } else job.reject(e.error);
     }
-    return retry;
+    return { retry, answer: noAnswers };
   }
   groupCommitStats.groups++;
   groupCommitStats.documents += stored.length;
-  for (const s of stored) s.job.resolve(s.value);
-  return retry;
+  return {
+    retry,
+    answer: () => {
+      for (const s of stored) s.job.resolve(s.value);
+    },
+  };
 }

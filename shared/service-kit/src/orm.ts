@@ -93,6 +93,9 @@ export async function initOrm(o: OrmOptions): Promise<MikroORM> {
       connectionTimeoutMillis: o.poolTimeoutMs ?? 30_000,
       // A transaction left open by a stuck process does not hold its locks for ever.
       idle_in_transaction_session_timeout: 60_000,
+      // Statements sent together go in one write without waiting for each other (bound-query.ts
+      // `execPipelined`, a group commit's opening reads); a lone statement goes as before.
+      pipeline: true,
     },
     subscribers: [new DeadlineSubscriber(), new TransactionMetricsSubscriber()],
     debug: process.env.ORM_DEBUG === '1' ? ['query'] : false,

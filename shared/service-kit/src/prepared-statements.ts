@@ -14,7 +14,9 @@
  *
  * The same hook lets a transaction's `begin` carry statements of its own ({@link setBeginSuffix}): the
  * request deadline's `set_config` goes with it in one round trip instead of a second one (issue #24);
- * and it sends a statement sequence ({@link SEQUENCE_MARK}) as one simple query.
+ * it sends a statement sequence ({@link SEQUENCE_MARK}) as one simple query, and a pipeline of prepared
+ * statements ({@link PIPELINE_MARK}, {@link withBeginStatements}) in one write without waiting between
+ * them (pg's `pipeline` mode, which `initOrm` turns on).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
@@ -38,25 +40,28 @@ export function setBeginSuffix(fn: () => string | undefined): void {
   beginSuffix = fn;
 }
 
+/** A statement as the driver takes it: `$n` placeholders (bound-query.ts `numberPlaceholders`) and values. */
+export interface DriverStatement {
+  text: string;
+  values: readonly unknown[];
+}
+
 /**
- * Statements that the next transaction begun in an async context sends with its `begin`
- * ({@link withBeginStatements}); `outcome` is set once they ran: their rows, one array per statement, or
- * the error that stopped them (the transaction is then begun but aborted: its next statement fails, and
- * the caller rolls it back as after any failed statement).
+ * Statements that the next transaction begun in an async context sends right behind its `begin`
+ * ({@link withBeginStatements}), pipelined (issue #24, a group commit's opening reads). `outcome` is set
+ * when they were sent: each statement's rows, or the first error (the transaction is then begun but
+ * aborted: its next statement fails, and its owner rolls it back as after any failed statement). Left
+ * unset on a connection that does not pipeline (pg's `pipeline` option): the owner runs them itself.
  */
 export interface BeginStatements {
-  /** The statements, values written in (bound-query.ts `sequenceText`), `;`-separated. */
-  text: string;
-  /** How many statements `text` holds. */
-  count: number;
-  outcome?: { rows: unknown[][] } | { error: unknown };
+  statements: DriverStatement[];
+  outcome?: Promise<unknown[][]>;
 }
 const beginStatements = new AsyncLocalStorage<BeginStatements>();
 
 /**
- * Runs `fn`; the first transaction it begins sends `b`'s statements in the same simple query as its
- * `begin` (one round trip instead of one more per statement; issue #24, a group commit's opening reads).
- * A transaction begun without them (none begun, or `b` already used) leaves `b.outcome` unset.
+ * Runs `fn`; the first transaction it begins sends `b`'s statements right behind its `begin`, in the
+ * same write to the socket, so they cost no round trip of their own (see {@link BeginStatements}).
  */
 export function withBeginStatements<T>(b: BeginStatements | undefined, fn: () => Promise<T>): Promise<T> {
   return b ? beginStatements.run(b, fn) : fn();
@@ -68,6 +73,51 @@ export function withBeginStatements<T>(b: BeginStatements | undefined, fn: () =>
  */
 export const SEQUENCE_MARK = '/* bm:sequence */';
 
+/**
+ * The text that stands for a pipeline of statements (bound-query.ts `execPipelined`): `PIPELINE_MARK`
+ * and the id under which {@link registerPipeline} keeps them until the connection sends them.
+ */
+export const PIPELINE_MARK = '/* bm:pipeline */';
+const pipelines = new Map<string, DriverStatement[]>();
+let pipelineIds = 0;
+
+/** Keeps `statements` until sent; returns the text that makes the connection send them (once). */
+export function registerPipeline(statements: DriverStatement[]): string {
+  const id = String(++pipelineIds);
+  pipelines.set(id, statements);
+  return `${PIPELINE_MARK} ${id}`;
+}
+
+type Client = {
+  query: (...args: unknown[]) => unknown;
+  pipeline?: boolean;
+  connection: { stream: { cork?: () => void; uncork?: () => void } };
+};
+
+/**
+ * Sends `statements` on `client` back to back, in one write, without waiting for each other's answers
+ * (pg's pipeline mode); resolves to each statement's rows, or rejects with the first error.
+ */
+function pipelined(client: Client, statements: DriverStatement[]): Promise<unknown[][]> {
+  const stream = client.connection.stream;
+  stream.cork?.();
+  let sent: Promise<{ rows: unknown[] }>[];
+  try {
+    sent = statements.map((s) => client.query(s.text, [...s.values]) as Promise<{ rows: unknown[] }>);
+  } finally {
+    stream.uncork?.();
+  }
+  return Promise.all(sent).then((rs) => rs.map((r) => r.rows));
+}
+
+/** {@link pipelined} on a connection that does not pipeline: one statement after the other. */
+async function oneByOne(client: Client, statements: DriverStatement[]): Promise<unknown[][]> {
+  const out: unknown[][] = [];
+  for (const s of statements)
+    out.push(((await client.query(s.text, [...s.values])) as { rows: unknown[] }).rows);
+  return out;
+}
+
 /** Installs the naming on pg's client (once per process); every pool of the process uses it. */
 export function usePreparedStatements(): void {
   if (installed) return;
@@ -76,27 +126,43 @@ export function usePreparedStatements(): void {
   const query = proto.query;
   proto.query = function (this: unknown, config: unknown, values?: unknown, callback?: unknown) {
     if (config === 'begin' && callback === undefined && (!Array.isArray(values) || values.length === 0)) {
+      const client = this as Client;
       const suffix = beginSuffix();
       const carried = beginStatements.getStore();
-      const carry = carried && !carried.outcome ? carried : undefined;
-      // Several statements in one simple query; the caller sees the result of `begin`.
+      const carry = carried && !carried.outcome && client.pipeline ? carried : undefined;
       if (suffix || carry) {
-        const text = ['begin', suffix, carry?.text].filter(Boolean).join(';\n');
-        const sent = (query.call(this, text) as Promise<unknown>).then((r) => {
-          const all = (Array.isArray(r) ? r : [r]) as { rows: unknown[] }[];
-          if (carry) carry.outcome = { rows: all.slice(all.length - carry.count).map((x) => x.rows) };
-          return all[0];
-        });
-        if (!carry) return sent;
-        // A carried statement refused by the server (a lock timeout, a deadlock): `begin` ran, so the
-        // transaction is open but aborted; its owner learns why from `outcome` and rolls it back. A
-        // failure without SQLSTATE (the connection) is the `begin`'s own.
-        return sent.catch((e: unknown) => {
-          if (typeof (e as { code?: unknown })?.code !== 'string') throw e;
-          carry.outcome = { error: e };
-          return { command: 'BEGIN', rowCount: null, rows: [] };
-        });
+        // `begin` and the deadline's settings in one simple query; the caller sees the result of `begin`.
+        const stream = client.connection.stream;
+        stream.cork?.();
+        let begun: Promise<unknown>;
+        try {
+          begun = (query.call(this, suffix ? `begin; ${suffix}` : 'begin') as Promise<unknown>).then((r) =>
+            Array.isArray(r) ? r[0] : r,
+          );
+          if (carry) {
+            carry.outcome = pipelined(client, carry.statements);
+            // Read by the owner once the transaction has begun; never an unhandled rejection.
+            carry.outcome.catch(() => undefined);
+          }
+        } finally {
+          stream.uncork?.();
+        }
+        return begun;
       }
+    }
+    if (typeof config === 'string' && config.startsWith(PIPELINE_MARK) && callback === undefined) {
+      const id = config.slice(PIPELINE_MARK.length + 1);
+      const statements = pipelines.get(id);
+      if (!statements) return Promise.reject(new Error(`pipeline ${id} is unknown or was sent already`));
+      pipelines.delete(id);
+      const client = this as Client;
+      return (client.pipeline ? pipelined(client, statements) : oneByOne(client, statements)).then(
+        (rows) => ({
+          command: 'SELECT',
+          rowCount: null,
+          rows,
+        }),
+      );
     }
     if (typeof config === 'string' && config.startsWith(SEQUENCE_MARK) && callback === undefined) {
       // One result per statement (pg gives an array for several, one result for one).

@@ -136,10 +136,16 @@ export interface Statement {
  */
 export async function executeAll(em: EntityManager, statements: Statement[]): Promise<void> {
   if (!statements.length) return;
+  const { sql, params } = combinedStatement(statements);
+  await execBound(em, sql, params);
+}
+
+/** Independent writes as ONE statement (see {@link executeAll}); `statements` must not be empty. */
+export function combinedStatement(statements: Statement[]): Statement {
   const last = statements.at(-1)!;
   const head = statements.slice(0, -1);
   const sql = head.length
     ? `with ${head.map((s, i) => `w${i} as (${s.sql})`).join(', ')} ${last.sql}`
     : last.sql;
-  await execBound(em, sql, [...head.flatMap((s) => s.params), ...last.params]);
+  return { sql, params: [...head.flatMap((s) => s.params), ...last.params] };
 }

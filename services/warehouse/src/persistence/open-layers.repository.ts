@@ -8,8 +8,6 @@ import { type EntityManager, execBound, pgArray, type Statement } from '@bm/serv
 import type { Layer } from '../domain/fifo.js';
 import { stockKey } from '../domain/ledger-replay.js';
 import {
-  BALANCE_COLUMNS,
-  type BalanceRow,
   LAYER_COLUMNS,
   type LayerRow,
   layerKey,
@@ -17,47 +15,6 @@ import {
   lotOf,
   type StockKey,
 } from './stock-ledger.repository.js';
-
-/**
- * Balances and first {@link FIRST_BATCH} open layers (`layers`: false reads none) of keys whose balance
- * rows this transaction has locked already, in one statement (its snapshot sees this transaction's
- * earlier writes of them). Decimals stay exact text inside the JSON.
- */
-export async function readLockedStock(
-  em: EntityManager,
-  companyId: string,
-  warehouseId: string,
-  keys: StockKey[],
-  layers: boolean,
-): Promise<{ balances: Map<string, BalanceRow | undefined>; layers: Map<string, LayerRow[]> }> {
-  const [row] = await execBound<{ balances: BalanceRow[]; layers: LayerRow[] | null }>(
-    em,
-    `with k as (select * from unnest(?::uuid[], ?::uuid[]) as k("item", "lot"))
-     select (select coalesce(json_agg(b), '[]') from (
-               select ${BALANCE_COLUMNS} from "warehouse"."stock_balance" s join k on s."item_id" = k."item" and s."lot_key" = k."lot"
-                where s."company_id" = ? and s."warehouse_id" = ?) b) as "balances",
-            (select json_agg(l) from k cross join lateral (
-               select ${LAYER_COLUMNS} from "warehouse"."valuation_layer" v
-                where ? and v."company_id" = ? and v."warehouse_id" = ? and v."item_id" = k."item" and v."lot_key" = k."lot"
-                  and v."remaining_quantity" > 0
-                order by v."date_operation", v."seq", v."line_no" limit ${FIRST_BATCH}) l) as "layers"`,
-    [
-      pgArray(keys.map((k) => k.itemId)),
-      pgArray(keys.map((k) => lotKeyOf(k.lotNumberID))),
-      companyId,
-      warehouseId,
-      layers,
-      companyId,
-      warehouseId,
-    ],
-  );
-  const out = new Map<string, LayerRow[]>(keys.map((k) => [stockKey(k.itemId, k.lotNumberID), []]));
-  for (const l of row.layers ?? []) out.get(stockKey(l.itemId, lotOf(l.lotKey)))?.push(l);
-  return {
-    balances: new Map(row.balances.map((b) => [stockKey(b.itemId, lotOf(b.lotKey)), b])),
-    layers: out,
-  };
-}
 
 /** A layer row as the domain's {@link Layer} (exact decimals). */
 export const toLayer = (l: LayerRow): Layer => ({

@@ -7,8 +7,8 @@
  * In a group commit (issue #24) the group reads for all its cards with its `begin` ({@link cardGroupReads},
  * one round trip): the periods share-locked and checked, the balances of every key of the group locked in
  * one statement (sorted, per warehouse), then the first open layers of the keys and one ledger value per
- * card. A card that shares a key with an earlier card of its group reads its keys again (one statement)
- * after that card's deferred writes are written (`g.flushFor`).
+ * card. The cards that share a key with an earlier card of the group come after it, in rounds
+ * (`GroupTx.rounds`); each round's keys are read again, in one round trip with the earlier rounds' writes.
  */
 import type { EntityManager, GroupRead, GroupTx } from '@bm/service-kit';
 import { layerKey, stockKey, type ValuationMethod } from '../domain/ledger-replay.js';
@@ -17,7 +17,6 @@ import {
   openLayersFrom,
   openLayersStatement,
   prefetchOpenLayers,
-  readLockedStock,
 } from '../persistence/open-layers.repository.js';
 import {
   closedOf,
@@ -208,9 +207,44 @@ export async function readCardStock(
   const mine = (await g.read(groupStockRead)).get(g.self)!;
   if (mine.fresh)
     return { balances: mine.balances, prefetched: prefetchedOf(mine.balances, mine.layers), seq: mine.seq };
-  // An earlier card of the group has one of its keys: that card's deferred writes are written first,
-  // then the keys (locked by the group's read) are read again.
-  await g.flushFor(card.locks);
-  const now = await readLockedStock(tx, companyId, warehouseId, keys, card.fifo);
+  // An earlier card of the group has one of its keys: its round is read once the earlier rounds' writes
+  // are written.
+  const round = g.rounds[g.self];
+  const now = (await g.once(`stock:round:${round}`, () => readRoundStock(g, round))).get(g.self)!;
   return { balances: now.balances, prefetched: prefetchedOf(now.balances, now.layers), seq: mine.seq };
+}
+
+/**
+ * The stock of the cards of round `round` (≥ 1) of the group (`GroupTx.rounds`: each shares a key with an
+ * earlier card, none with another of its round), by place in the group: the deferred writes of the
+ * earlier rounds are written, then the round's balances (locked by the group's opening read) and its FIFO
+ * cards' first open layers are read, in one round trip.
+ */
+async function readRoundStock(
+  g: GroupTx,
+  round: number,
+): Promise<Map<number, { balances: Map<string, BalanceRow>; layers: Map<string, LayerRow[]> }>> {
+  const cards = [...g.peers.entries()].filter(
+    (e): e is [number, CardStockInfo] => isCardStock(e[1]) && g.rounds[e[0]] === round,
+  );
+  const keysOf = (p: CardStockInfo) =>
+    p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k }));
+  const fifoKeys = cards.flatMap(([, p]) => (p.fifo ? keysOf(p) : []));
+  const [balanceRows, layerRows] = await g.flushThen([
+    lockBalancesStatement(cards.flatMap(([, p]) => keysOf(p))),
+    openLayersStatement(fifoKeys, 0),
+  ]);
+  const balances = lockedBalances(balanceRows);
+  const { layers } = openLayersFrom(fifoKeys, layerRows);
+  const byKey = <T>(p: CardStockInfo, get: (k: StockKey) => T) =>
+    new Map(p.keys.map((k) => [stockKey(k.itemId, k.lotNumberID), get(k)]));
+  return new Map(
+    cards.map(([i, p]) => [
+      i,
+      {
+        balances: byKey(p, (k) => balances.get(layerKey(p.warehouseId, k))!),
+        layers: byKey(p, (k) => layers.get(layerKey(p.warehouseId, k)) ?? []),
+      },
+    ]),
+  );
 }
