@@ -10,6 +10,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
+import { beforeCommit, committedWithLastStatement } from './deadline.js';
 import {
   type DriverStatement,
   registerPipeline,
@@ -134,18 +135,27 @@ export const driverStatements = (
  * `initOrm`; without it, one after the other). Each statement sees what the ones before it did and what
  * others committed meanwhile (READ COMMITTED: a snapshot per statement), so a read after a lock sees the
  * rows as they are once locked. Only inside a transaction (`em`'s): a failing statement aborts it, so
- * nothing after it takes effect. Resolves to each statement's rows; rejects with the first error.
+ * nothing after it takes effect. With `commit`, the transaction's `commit` goes in the same write, behind
+ * them (its deadline checked first, deadline.ts `beforeCommit`): the ORM's `commit` at the end of the
+ * transaction then only reports it, and nothing may run in the transaction after this call. Resolves to
+ * each statement's rows; rejects with the first error (nothing of the transaction is then committed).
  */
 export async function execPipelined(
   em: EntityManager,
   statements: readonly { sql: string; params: readonly unknown[] }[],
+  opts: { commit?: boolean } = {},
 ): Promise<unknown[][]> {
-  if (!statements.length) return [];
-  const trx = em.getTransactionContext() as unknown as Executor | undefined;
+  if (!statements.length && !opts.commit) return [];
+  const trx = em.getTransactionContext() as unknown as (Executor & object) | undefined;
   if (!trx) throw new Error('execPipelined: only inside a transaction');
   usePreparedStatements();
+  if (opts.commit) {
+    // The deadline is checked now, before the statements that commit (deadline.ts).
+    await beforeCommit();
+    committedWithLastStatement.add(trx);
+  }
   const res = await trx.executeQuery<unknown[]>(
-    CompiledQuery.raw(registerPipeline(driverStatements(statements)), []),
+    CompiledQuery.raw(registerPipeline(driverStatements(statements), opts.commit), []),
   );
   return res.rows;
 }

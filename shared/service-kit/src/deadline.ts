@@ -57,14 +57,30 @@ export function deadlineSettingsSql(): string | undefined {
 }
 
 /**
+ * What every commit does first: refuses to commit past the current deadline (the transaction is then
+ * rolled back, and the caller's 504 means "not stored").
+ * @throws 504 Timeout when the deadline has passed
+ */
+export async function beforeCommit(): Promise<void> {
+  if (faults.beforeCommitDelayMs > 0) await new Promise((r) => setTimeout(r, faults.beforeCommitDelayMs));
+  const left = timeLeftMs();
+  if (left !== undefined && left <= 0) throw deadlinePassed('the transaction');
+}
+
+/**
+ * Transactions (the ORM's transaction context) whose `commit` went with their last statement
+ * (bound-query.ts `execPipelined` with `commit`): their deadline was checked before that statement.
+ */
+export const committedWithLastStatement = new WeakSet<object>();
+
+/**
  * The MikroORM subscriber that refuses to commit past the deadline (registered by `initOrm`). Nested
  * transactions (savepoints) inherit the outer one's settings.
  */
 export class DeadlineSubscriber implements EventSubscriber {
   async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
     if (args.transaction?.savepointName) return;
-    if (faults.beforeCommitDelayMs > 0) await new Promise((r) => setTimeout(r, faults.beforeCommitDelayMs));
-    const left = timeLeftMs();
-    if (left !== undefined && left <= 0) throw deadlinePassed('the transaction');
+    if (args.transaction && committedWithLastStatement.has(args.transaction)) return;
+    await beforeCommit();
   }
 }

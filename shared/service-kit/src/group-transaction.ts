@@ -484,9 +484,12 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
               }
           }
           const last = [...mergedStatements(pending), ...insertStatements(tx, [...parts.values()])];
+          // The group's last statement and its commit go in one write (the deadline checked first).
           try {
-            await executeAll(tx, last);
+            await execPipelined(tx, last.length ? [combinedStatement(last)] : [], { commit: true });
           } catch (e) {
+            // Past the deadline (nothing sent): every document of the group is answered with it.
+            if (e instanceof AppError) throw e;
             throw new GroupAborted(e);
           }
         }),

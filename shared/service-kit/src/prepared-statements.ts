@@ -78,13 +78,17 @@ export const SEQUENCE_MARK = '/* bm:sequence */';
  * and the id under which {@link registerPipeline} keeps them until the connection sends them.
  */
 export const PIPELINE_MARK = '/* bm:pipeline */';
-const pipelines = new Map<string, DriverStatement[]>();
+const pipelines = new Map<string, { statements: DriverStatement[]; commit: boolean }>();
 let pipelineIds = 0;
 
-/** Keeps `statements` until sent; returns the text that makes the connection send them (once). */
-export function registerPipeline(statements: DriverStatement[]): string {
+/**
+ * Keeps `statements` until sent; returns the text that makes the connection send them (once). With
+ * `commit`, the transaction's `commit` goes right behind them, and the ORM's own `commit` that follows
+ * is answered without being sent.
+ */
+export function registerPipeline(statements: DriverStatement[], commit = false): string {
   const id = String(++pipelineIds);
-  pipelines.set(id, statements);
+  pipelines.set(id, { statements, commit });
   return `${PIPELINE_MARK} ${id}`;
 }
 
@@ -92,29 +96,50 @@ type Client = {
   query: (...args: unknown[]) => unknown;
   pipeline?: boolean;
   connection: { stream: { cork?: () => void; uncork?: () => void } };
+  /** Its transaction was committed by a pipeline: its next `commit` or `rollback` is not sent. */
+  bmCommitted?: boolean;
 };
+type Answer = { rows: unknown[]; command?: string };
 
 /**
- * Sends `statements` on `client` back to back, in one write, without waiting for each other's answers
- * (pg's pipeline mode); resolves to each statement's rows, or rejects with the first error.
+ * Sends `statements` (and with `commit`, a `commit`) on `client` back to back, in one write, without
+ * waiting for each other's answers (pg's pipeline mode); resolves to each statement's rows, or rejects
+ * with the first error.
  */
-function pipelined(client: Client, statements: DriverStatement[]): Promise<unknown[][]> {
+function pipelined(client: Client, statements: DriverStatement[], commit: boolean): Promise<unknown[][]> {
   const stream = client.connection.stream;
   stream.cork?.();
-  let sent: Promise<{ rows: unknown[] }>[];
+  let sent: Promise<Answer>[];
   try {
-    sent = statements.map((s) => client.query(s.text, [...s.values]) as Promise<{ rows: unknown[] }>);
+    sent = statements.map((s) => client.query(s.text, [...s.values]) as Promise<Answer>);
+    if (commit) {
+      sent.push(client.query('commit') as Promise<Answer>);
+      client.bmCommitted = true;
+    }
   } finally {
     stream.uncork?.();
   }
-  return Promise.all(sent).then((rs) => rs.map((r) => r.rows));
+  return Promise.all(sent).then((rs) => {
+    // A `commit` of a transaction that one of the statements aborted answers ROLLBACK (and that
+    // statement's error has rejected already).
+    if (commit && rs.at(-1)?.command !== 'COMMIT')
+      throw new Error('pipeline: the transaction was rolled back');
+    return rs.slice(0, statements.length).map((r) => r.rows);
+  });
 }
 
 /** {@link pipelined} on a connection that does not pipeline: one statement after the other. */
-async function oneByOne(client: Client, statements: DriverStatement[]): Promise<unknown[][]> {
+async function oneByOne(
+  client: Client,
+  statements: DriverStatement[],
+  commit: boolean,
+): Promise<unknown[][]> {
   const out: unknown[][] = [];
-  for (const s of statements)
-    out.push(((await client.query(s.text, [...s.values])) as { rows: unknown[] }).rows);
+  for (const s of statements) out.push(((await client.query(s.text, [...s.values])) as Answer).rows);
+  if (commit) {
+    await client.query('commit');
+    client.bmCommitted = true;
+  }
   return out;
 }
 
@@ -140,7 +165,7 @@ export function usePreparedStatements(): void {
             Array.isArray(r) ? r[0] : r,
           );
           if (carry) {
-            carry.outcome = pipelined(client, carry.statements);
+            carry.outcome = pipelined(client, carry.statements, false);
             // Read by the owner once the transaction has begun; never an unhandled rejection.
             carry.outcome.catch(() => undefined);
           }
@@ -152,17 +177,24 @@ export function usePreparedStatements(): void {
     }
     if (typeof config === 'string' && config.startsWith(PIPELINE_MARK) && callback === undefined) {
       const id = config.slice(PIPELINE_MARK.length + 1);
-      const statements = pipelines.get(id);
-      if (!statements) return Promise.reject(new Error(`pipeline ${id} is unknown or was sent already`));
+      const p = pipelines.get(id);
+      if (!p) return Promise.reject(new Error(`pipeline ${id} is unknown or was sent already`));
       pipelines.delete(id);
       const client = this as Client;
-      return (client.pipeline ? pipelined(client, statements) : oneByOne(client, statements)).then(
-        (rows) => ({
-          command: 'SELECT',
-          rowCount: null,
-          rows,
-        }),
-      );
+      const send = client.pipeline ? pipelined : oneByOne;
+      return send(client, p.statements, p.commit).then((rows) => ({
+        command: 'SELECT',
+        rowCount: null,
+        rows,
+      }));
+    }
+    if ((config === 'commit' || config === 'rollback') && callback === undefined) {
+      const client = this as Client;
+      if (client.bmCommitted) {
+        client.bmCommitted = false;
+        // Committed already, with its last statement (a rollback after that has nothing left to undo).
+        return Promise.resolve({ command: config.toUpperCase(), rowCount: null, rows: [] });
+      }
     }
     if (typeof config === 'string' && config.startsWith(SEQUENCE_MARK) && callback === undefined) {
       // One result per statement (pg gives an array for several, one result for one).
