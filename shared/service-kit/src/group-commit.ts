@@ -1,31 +1,36 @@
 /**
  * Group commit (issue #13, #24; DESIGN §5 "Record numbers"). Every document of an ordner takes the
- * ordner's counter row, which stays locked from the number to the commit, so with one transaction per
- * document they commit one after another, each paying its own `begin`, counter, number look-up, insert
- * and `commit`. Here the documents of one key (a kind of document, e.g. `warehouse:issue-card`, of any
- * companies and ordners) that arrive while the key is busy are stored together in one transaction, each
- * under its own company's filter:
+ * ordner's counter row, which stays locked until the commit, so with one transaction per document they
+ * commit one after another, each paying its own `begin`, counter, number look-up, insert and `commit`.
+ * Here the documents of one key (a kind of document, e.g. `warehouse:issue-card`, of any companies and
+ * ordners) that arrive while the key is busy are stored together in one transaction, each under its own
+ * company's filter, in three round trips for the whole group (issue #24: a group's round trips are its
+ * critical path):
  *
- * 1. each document does its work (locks, valuation, ledger writes) under its own savepoint (with
- *    `lazySavepoint`, taken by the work before its first write; a document refused before it wrote
- *    has nothing to undo, and saves the savepoint's round trip). A document refused or failing rolls back
- *    to its savepoint alone and is answered with its error; one that lost a deadlock or serialization
- *    race (SQLSTATE 40P01/40001) is put back for the next group (at most {@link MAX_RETRIES} times),
- *    since another transaction's locks, not its data, refused it. A document may hand its writes to the
- *    group (`g.defer`) instead of making them: they are merged with the other documents' of their kind;
- * 2. the documents left take their record numbers together, consecutively in arrival order per ordner
- *    and year (`takeRecordNumbersBatch`: one counter statement and one look-up of hand-given numbers for
- *    all ordners of the group), and one statement inserts them and makes the deferred writes; refused
- *    documents took no number, so the numbers stay gapless;
- * 3. one commit; then each document is answered on its own. If step 2 or the commit fails (or the group's
- *    deadline, the earliest of its documents', passes), nothing of the group is stored: after a failed
- *    statement of step 2 (or of a document outside a savepoint) the documents are tried again, each in a
- *    group of its own when the culprit is not known, so that only the failing one is refused; otherwise
- *    every document of the group gets that error.
+ * 1. the `begin`, and pipelined behind it in the same write: the reads the documents declared
+ *    (`opts.reads`: their periods locked and checked, their stock keys' balances locked and read) and the
+ *    reservation of their record numbers (`opts.numbering`: every counter advanced by its documents at
+ *    once, numbers used by hand looked up; record-numbers-batch.ts);
+ * 2. each document does its work (valuation, decisions) on what was read, under its own savepoint when
+ *    it needs one (with `lazySavepoint`, taken by the work before its first write: a document refused
+ *    before it wrote has nothing to undo). A document refused or failing rolls back to its savepoint
+ *    alone and is answered with its error; one that lost a deadlock or serialization race (SQLSTATE
+ *    40P01/40001) is put back for the next group (at most {@link MAX_RETRIES} times). A document hands
+ *    its writes to the group (`g.defer`): they are merged with the other documents' of their kind.
+ *    Documents sharing a declared lock go in rounds ({@link inRounds}); each round after the first
+ *    writes the earlier rounds' writes and reads its own stock in one more round trip;
+ * 3. the documents left take the reserved numbers, consecutively in the group's order per counter
+ *    (refused documents take none, and the counters are set back to the last number used, so the
+ *    numbers stay gapless), and ONE statement inserts them, makes the deferred writes and sets the
+ *    counters, with the `commit` pipelined behind it; then each document is answered on its own. If it
+ *    fails (or the group's deadline, the earliest of its documents', passes), nothing of the group is
+ *    stored: the documents are tried again, each in a group of its own when the culprit is not known,
+ *    so that only the failing one is refused.
  *
- * The counter rows are locked only from step 2 to the commit (in a sorted order), so up to
- * {@link parallelGroups} groups of one key may do their step 1 at the same time on their own connections. A document with a number given by
- * the client is inserted in step 1, under its savepoint (the document checks the number is free).
+ * The counter rows are thus locked from the `begin` to the commit: groups of one ordner, also of
+ * {@link parallelGroups} > 1 or of two replicas, store one after another (docs/decisions.md "Write path,
+ * sixth step"). A document with a number given by the client is inserted in step 2, under its savepoint
+ * (the document checks the number is free).
  *
  * The unit of work is cleared after every document, so no managed entity of one document's work (or of
  * one rolled back) is seen by the next. Per process: replicas group their own documents; documents of one
@@ -44,18 +49,19 @@ import {
   type GroupRead,
   type GroupTx,
   type Job,
+  type Numbering,
   type Stored,
 } from './group-transaction.js';
 
 export {
   type AwaitingNumber,
-  awaitingNumber,
   type DocumentWriter,
   type GroupRead,
   type GroupTx,
   groupCommitStats,
   MAX_RETRIES,
   type Numbering,
+  numberingOf,
   oncePerWriteSet,
   type Stored,
   type WritePart,
@@ -68,7 +74,8 @@ export const MAX_GROUP = 32;
  * One group at a time makes the groups as large as the waiting documents allow, which costs the least CPU
  * per document; measured on 2 cores under load (docs/benchmarks.md, issue #24), 3 groups in flight cost
  * 10–20 % more CPU per document for no more documents per second. Where the database is far (its round
- * trips, not CPU, the bound), more groups in flight let one group's work overlap another's waiting.
+ * trips, not CPU, the bound), more groups in flight let one group's work overlap another's waiting, for
+ * documents of different ordners (one ordner's groups wait for each other on its counter row).
  */
 let parallelGroups = 1;
 
@@ -99,11 +106,12 @@ export function groupCommit<W>(
   em: EntityManager,
   work: (g: GroupTx) => Promise<AwaitingNumber<W>>,
   opts: {
+    numbering: Numbering;
     locks?: readonly string[];
     lazySavepoint?: boolean;
     info?: unknown;
     reads?: readonly GroupRead<any>[];
-  } = {},
+  },
 ): Promise<Stored<W>> {
   return new Promise<Stored<W>>((resolve, reject) => {
     const job: Job = {
@@ -119,6 +127,7 @@ export function groupCommit<W>(
       solo: false,
       info: opts.info,
       reads: opts.reads ?? [],
+      numbering: opts.numbering,
     };
     const queue = queues.get(key);
     if (queue) queue.push(job);

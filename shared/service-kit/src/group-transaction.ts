@@ -1,12 +1,14 @@
 /**
- * The transaction of one group of the group commit (group-commit.ts, DESIGN §5 "Record numbers"): each
- * document's work, under its own savepoint (taken before the work, or by the work itself before its first
- * write for `lazySavepoint` documents, whose refusal before that has nothing to undo); a refused document
- * rolls back alone, one that lost a lock race is handed back for a later group. Then record numbers for
- * the documents left, consecutively in arrival order per year, and ONE statement with every document's
- * rows and the writes the documents deferred to the group (merged per kind), one commit, and each
- * document answered. Where a failure cannot be pinned on one document under a savepoint, nothing of the
- * group is stored and its documents are tried again (each alone when the shared writes failed). */
+ * The transaction of one group of the group commit (group-commit.ts, DESIGN §5 "Record numbers"): the
+ * `begin` with the group's reads and its numbers' reservation pipelined behind it; each document's work,
+ * under its own savepoint where it needs one (a refused document rolls back alone, one that lost a lock
+ * race is handed back for a later group), in rounds where documents share a lock; then the reserved
+ * numbers for the documents left, consecutively per counter, and ONE statement with every document's
+ * rows, the writes the documents deferred to the group (merged per kind) and the counters' last values,
+ * the commit pipelined behind it, and each document answered. Where a failure cannot be pinned on one
+ * document under a savepoint, nothing of the group is stored and its documents are tried again (each
+ * alone when the shared writes failed).
+ */
 import { AppError } from '@bm/errors';
 import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
@@ -14,7 +16,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { driverStatements, execPipelined } from './bound-query.js';
 import { underDeadline } from './deadline.js';
 import { type BeginStatements, withBeginStatements } from './prepared-statements.js';
-import { type NumberRequest, takeRecordNumbersBatch } from './record-numbers-batch.js';
+import { type NumberRequest, reserveNumbers } from './record-numbers-batch.js';
 import {
   combinedStatement,
   executeAll,
@@ -123,12 +125,11 @@ export interface Numbering {
 export type DocumentWriter<W> = (writeSet: W, recordNumber: string) => InsertPart[];
 
 /**
- * What a document's work hands the group (step 2): where its number comes from, what it decided
- * (`writeSet`, plain data: everything but the record number, ids included) and the writer that turns
- * both into rows.
+ * What a document's work hands the group (step 2): what it decided (`writeSet`, plain data: everything
+ * but the record number, ids included) and the writer that turns it and its number into rows. Where its
+ * number comes from it declared before (`groupCommit`'s `opts.numbering`).
  */
 export interface AwaitingNumber<W> {
-  numbering: Numbering;
   writeSet: W;
   writer: DocumentWriter<W>;
 }
@@ -158,34 +159,27 @@ export interface Stored<W> {
 }
 
 /**
- * A document waiting for its number in `table` (`"<schema>"."<name>"`, e.g. `"warehouse"."issue_card"`):
- * the counter's schema comes from the table and the year from `date` (`YYYY-MM-DD`: dateOperation of
- * cards, dateCreated of invoices); `given` is a number the client gave (already checked free).
+ * Where a document's number comes from, as `groupCommit`'s `opts.numbering` takes it: documents of
+ * `table` (`"<schema>"."<name>"`, e.g. `"warehouse"."issue_card"`; the counter's schema comes from it),
+ * the year from `date` (`YYYY-MM-DD`: dateOperation of cards, dateCreated of invoices); `given` is a
+ * number the client gave (checked free by the document's work).
  */
-export function awaitingNumber<W>(
-  n: {
-    table: string;
-    companyId: string;
-    ordner: { id: string; numberFormat: string };
-    date: string;
-    given?: string | null;
-  },
-  writer: DocumentWriter<W>,
-  writeSet: W,
-): AwaitingNumber<W> {
+export function numberingOf(n: {
+  table: string;
+  companyId: string;
+  ordner: { id: string; numberFormat: string };
+  date: string;
+  given?: string | null;
+}): Numbering {
   const schema = /^"([^"]+)"\./.exec(n.table)?.[1];
-  if (!schema) throw new Error(`awaitingNumber: ${n.table} is not "<schema>"."<table>"`);
+  if (!schema) throw new Error(`numberingOf: ${n.table} is not "<schema>"."<table>"`);
   return {
-    numbering: {
-      schema,
-      table: n.table,
-      companyId: n.companyId,
-      ordner: n.ordner,
-      year: Number(n.date.slice(0, 4)),
-      given: n.given?.trim() || undefined,
-    },
-    writeSet,
-    writer,
+    schema,
+    table: n.table,
+    companyId: n.companyId,
+    ordner: n.ordner,
+    year: Number(n.date.slice(0, 4)),
+    given: n.given?.trim() || undefined,
   };
 }
 
@@ -217,6 +211,8 @@ export interface Job {
   info?: unknown;
   /** The reads its group makes with its `begin` ({@link GroupRead}). */
   reads: readonly GroupRead<unknown>[];
+  /** Where its number comes from (reserved with the group's `begin` unless given by hand). */
+  numbering: Numbering;
 }
 
 /**
@@ -261,40 +257,72 @@ function mergedStatements(parts: WritePart[]): Statement[] {
   return [...byKind.values()].filter((p) => p.rows.length).map((p) => p.build(p.rows));
 }
 
+/** The documents of a group that take numbers from one counter request, in the group's order. */
+interface NumberedJobs {
+  request: NumberRequest;
+  jobs: Job[];
+}
+
 /**
- * The group's opening reads ({@link GroupRead}; those its documents declared, once per key): `sent` for
- * `withBeginStatements`, and `results(tx)` inside the transaction, each read's result by key (made from
- * the rows that came with the `begin`, or, if the `begin` did not carry them, read now in one round trip).
- * Each result is made once, when a document first asks for it.
+ * What a group does with its `begin` (issue #24): the reads its documents declared ({@link GroupRead},
+ * once per key) and the reservation of the record numbers of its documents not numbered by hand
+ * (record-numbers-batch.ts `reserveNumbers`, one statement per documents' table), sent right behind the
+ * `begin` (`sent`, for `withBeginStatements`). Inside the transaction, `rows(tx)` is every statement's
+ * rows (those that came with the `begin`, or, on a connection that does not pipeline, read now), and
+ * `reads(tx)` each read's result by key, made once, when a document first asks for it.
  */
 function openingOf(group: Job[], peers: readonly unknown[]) {
   const reads = [...new Map(group.flatMap((j) => j.reads).map((r) => [r.key, r])).values()].map((r) => ({
     read: r,
     statements: r.statements(peers),
   }));
-  const all = reads.flatMap((r) => r.statements);
+  const byRequest = new Map<string, NumberedJobs>();
+  for (const job of group) {
+    const n = job.numbering;
+    if (n.given) continue;
+    const id = `${n.schema}|${n.table}|${n.companyId}|${n.ordner.id}|${n.year}`;
+    const r = byRequest.get(id) ?? { request: { ...n, n: 0 }, jobs: [] };
+    r.request.n++;
+    r.jobs.push(job);
+    byRequest.set(id, r);
+  }
+  const byTable = new Map<string, NumberedJobs[]>();
+  for (const r of byRequest.values()) {
+    const t = `${r.request.schema}|${r.request.table}`;
+    byTable.set(t, [...(byTable.get(t) ?? []), r]);
+  }
+  const numbering = [...byTable.values()].map((list) => ({
+    list,
+    reservation: reserveNumbers(list.map((r) => r.request)),
+  }));
+  const all = [...reads.flatMap((r) => r.statements), ...numbering.map((n) => n.reservation.statement)];
   const sent: BeginStatements = { statements: driverStatements(all) };
-  const results = (tx: EntityManager): Map<string, () => Promise<unknown>> => {
+  let rows: Promise<unknown[][]> | undefined;
+  const allRows = (tx: EntityManager) => {
+    rows ??= sent.outcome ?? execPipelined(tx, all);
+    return rows;
+  };
+  const readsOf = (tx: EntityManager): Map<string, () => Promise<unknown>> => {
     const out = new Map<string, () => Promise<unknown>>();
-    let rows: Promise<unknown[][]> | undefined;
-    // Sent with the `begin`, or (a connection that does not pipeline) now.
-    const allRows = () => {
-      rows ??= sent.outcome ?? execPipelined(tx, all);
-      return rows;
-    };
     let at = 0;
     for (const r of reads) {
       const from = at;
       at += r.statements.length;
       let result: Promise<unknown> | undefined;
       out.set(r.read.key, () => {
-        result ??= allRows().then((rs) => r.read.result(rs.slice(from, at), tx, peers));
+        result ??= allRows(tx).then((rs) => r.read.result(rs.slice(from, at), tx, peers));
         return result;
       });
     }
     return out;
   };
-  return { sent: all.length ? sent : undefined, results };
+  /** Each numbered table's reservation, its requests, and the reservation statement's rows. */
+  const reservations = async (tx: EntityManager) => {
+    const rs = await allRows(tx);
+    const first = rs.length - numbering.length;
+    return numbering.map((n, k) => ({ ...n, rows: rs[first + k] }));
+  };
+  return { sent: all.length ? sent : undefined, rows: allRows, reads: readsOf, reservations };
 }
 
 /** What a group's end leaves to its scheduler: the documents to try again, and the answers to give. */
@@ -339,8 +367,15 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
       withBeginStatements(opening.sent, () =>
         group[0].em.transactional(async (tx) => {
           const onceDone = new Map<string, Promise<unknown>>();
-          const opened = opening.results(tx);
-          const waiting: { job: Job; doc: AwaitingNumber<unknown> }[] = [];
+          const opened = opening.reads(tx);
+          // What came with the `begin` (a lock it waited for past the deadline, a deadlock) fails the
+          // group as a failure of its first document would.
+          try {
+            await opening.rows(tx);
+          } catch (e) {
+            throw new GroupAborted(e, group[0]);
+          }
+          const waiting = new Map<Job, AwaitingNumber<unknown>>();
           /** Deferred writes of the documents done so far, and the locks they are under. */
           let pending: WritePart[] = [];
           let pendingLocks = new Set<string>();
@@ -416,7 +451,7 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
             try {
               const prepared = await job.work(g);
               await tx.flush();
-              const given = prepared.numbering.given;
+              const given = job.numbering.given;
               if (given) {
                 // A number given by hand: the document's rows and its deferred writes are made at once,
                 // under its savepoint, so a duplicate number refuses all of it (and nothing of the others).
@@ -430,7 +465,7 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
                   pending.push(...d.parts);
                   for (const l of d.locks) pendingLocks.add(l);
                 }
-                waiting.push({ job, doc: prepared });
+                waiting.set(job, prepared);
               }
             } catch (e) {
               if (e instanceof GroupAborted) throw e;
@@ -449,41 +484,37 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
             }
             tx.clear();
           }
-          // Step 2: numbers for the documents left, in arrival order per ordner and year (one counter
-          // statement and one look-up of numbers used by hand for the whole group, any ordners and
-          // companies); then one statement writes every document's rows and the group's deferred writes.
-          const requests = new Map<string, { request: NumberRequest; docs: typeof waiting }>();
-          for (const w of waiting) {
-            const n = w.doc.numbering;
-            const id = `${n.schema}|${n.table}|${n.companyId}|${n.ordner.id}|${n.year}`;
-            const r = requests.get(id) ?? { request: { ...n, n: 0 }, docs: [] };
-            r.request.n++;
-            r.docs.push(w);
-            requests.set(id, r);
-          }
+          // Step 2: the documents left take the numbers reserved with the `begin`, in the group's order
+          // per counter (numbers used by hand skipped); then one statement writes every document's rows,
+          // the group's deferred writes and the counters' last values (what the refused documents did
+          // not use is given back), and the commit goes with it.
           const parts = new Map<unknown, InsertPart>();
-          const byTable = new Map<string, { request: NumberRequest; docs: typeof waiting }[]>();
-          for (const r of requests.values()) {
-            const t = `${r.request.schema}|${r.request.table}`;
-            byTable.set(t, [...(byTable.get(t) ?? []), r]);
-          }
-          for (const list of byTable.values()) {
-            const numbers = await takeRecordNumbersBatch(
+          const counters: Statement[] = [];
+          for (const { list, reservation, rows } of await opening.reservations(tx)) {
+            const left = list.map((r) => r.jobs.filter((j) => waiting.has(j)));
+            const settled = await reservation.settle(
               tx,
-              list.map((r) => r.request),
+              rows,
+              left.map((jobs) => jobs.length),
             );
-            for (const [k, r] of list.entries())
-              for (const [i, w] of r.docs.entries()) {
-                const recordNumber = numbers[k][i];
-                for (const part of w.doc.writer(w.doc.writeSet, recordNumber)) {
+            if (settled.counters) counters.push(settled.counters);
+            for (const [k, jobs] of left.entries())
+              for (const [i, job] of jobs.entries()) {
+                const recordNumber = settled.numbers[k][i];
+                const doc = waiting.get(job)!;
+                for (const part of doc.writer(doc.writeSet, recordNumber)) {
                   const into = parts.get(part.entity);
                   if (into) into.rows.push(...part.rows);
                   else parts.set(part.entity, { entity: part.entity, rows: [...part.rows] });
                 }
-                stored.push({ job: w.job, value: { writeSet: w.doc.writeSet, recordNumber } });
+                stored.push({ job, value: { writeSet: doc.writeSet, recordNumber } });
               }
           }
-          const last = [...mergedStatements(pending), ...insertStatements(tx, [...parts.values()])];
+          const last = [
+            ...counters,
+            ...mergedStatements(pending),
+            ...insertStatements(tx, [...parts.values()]),
+          ];
           // The group's last statement and its commit go in one write (the deadline checked first).
           try {
             await execPipelined(tx, last.length ? [combinedStatement(last)] : [], { commit: true });

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execBound } from './bound-query.js';
 import { formatRecordNumber, restartsYearly } from './record-number.js';
-import { pgArray } from './set-insert.js';
+import { pgArray, type Statement } from './set-insert.js';
 
 /**
  * Where this process last left each counter (`schema|ordner|counter year` → last value), to predict a
@@ -34,71 +34,86 @@ const usedAmong = (table: string) =>
   `select "company_id", "record_number" from ${table}
     where ("company_id", "record_number") in (select * from unnest(?::uuid[], ?::text[]))`;
 
+/** One counter row (an ordner and its counter year) of a reservation, with the requests it numbers. */
+interface Counter {
+  companyId: string;
+  ordnerId: string;
+  key: number;
+  /** Indexes of its requests, in the requests' order. */
+  parts: number[];
+}
+
 /**
- * Record numbers for the requests of a group commit, in one round trip for any number of ordners and
- * companies (issue #24; DESIGN §5 "Record numbers"): one statement advances the counter row of every
- * (ordner, counter year), locking them in a sorted order, and finds which candidates documents already
- * use (numbers given by hand), which are skipped and made up for by another round (rare). The candidates
- * are predicted from where this process last left each counter ({@link lastSeen}) and looked up in the
- * same statement; a counter whose prediction proves wrong (another replica numbered meanwhile, a rolled
- * back group, the first group after start) has its candidates looked up in one more statement, as
- * before. Requests must share `schema` and `table`. Returns each request's numbers, consecutive per
- * counter in the requests' order.
+ * Record numbers reserved for a group commit at its start (issue #24; DESIGN §5 "Record numbers"): see
+ * {@link reserveNumbers}.
  */
-export async function takeRecordNumbersBatch(
-  em: EntityManager,
-  requests: NumberRequest[],
-): Promise<string[][]> {
-  const out = requests.map(() => [] as string[]);
-  if (!requests.length) return out;
+export interface NumberReservation {
+  /**
+   * The statement that advances the counter row of every (ordner, counter year) of the requests by
+   * their `n` (locking the rows, in a sorted order, until the transaction ends) and finds which of the
+   * predicted candidates documents already use (numbers given by hand).
+   */
+  statement: Statement;
+  /**
+   * After the documents' work, from the statement's rows: for each request the numbers of its first
+   * `used[i]` documents, consecutive per counter in the requests' order, numbers used by hand skipped;
+   * and the statement (for the group's last write) that gives back what was reserved and not used, or
+   * takes more when hand-used numbers were skipped. Looks up candidates the prediction missed (one
+   * statement, rare).
+   */
+  settle(
+    em: EntityManager,
+    rows: unknown[],
+    used: readonly number[],
+  ): Promise<{ numbers: string[][]; counters?: Statement }>;
+}
+
+/**
+ * Reserves the record numbers of a group commit's requests in one statement, for any number of ordners
+ * and companies, at the start of the group (issue #24; DESIGN §5 "Record numbers"): the counters
+ * advance by every request's `n` at once and stay locked until the commit; once the documents' work is
+ * done, {@link NumberReservation.settle} numbers the documents that were not refused, consecutively, and
+ * the group's last statement sets each counter to the last number used, so the numbers stay gapless.
+ * The candidates are predicted from where this process last left each counter ({@link lastSeen}) and
+ * looked up in the same statement; a counter whose prediction proves wrong (another replica numbered
+ * meanwhile, a rolled back group, the first group after start) has its candidates looked up when
+ * settling. Requests must share `schema` and `table`.
+ */
+export function reserveNumbers(requests: NumberRequest[]): NumberReservation {
   const { schema, table } = requests[0];
-  let open = requests.map((_, i) => i);
-  while (open.length) {
-    // Requests sharing a counter row (one ordner, or years of a format without a year) share one row.
-    const counters = new Map<string, { companyId: string; ordnerId: string; key: number; parts: number[] }>();
-    for (const i of open) {
-      const r = requests[i];
-      const key = restartsYearly(r.ordner.numberFormat) ? r.year : 0;
-      const id = `${r.ordner.id}:${key}`;
-      const c = counters.get(id) ?? { companyId: r.companyId, ordnerId: r.ordner.id, key, parts: [] };
-      c.parts.push(i);
-      counters.set(id, c);
-    }
-    const sorted = [...counters.values()].sort((a, b) =>
-      a.ordnerId < b.ordnerId ? -1 : a.ordnerId > b.ordnerId ? 1 : a.key - b.key,
-    );
-    const want = (i: number) => requests[i].n - out[i].length;
-    const total = (c: (typeof sorted)[number]) => c.parts.reduce((n, i) => n + want(i), 0);
-    const seenKey = (c: (typeof sorted)[number]) => `${schema}|${c.ordnerId}|${c.key}`;
-    /** Each request's candidates if its counter starts after `from` (per counter, in the parts' order). */
-    const candidatesFrom = (c: (typeof sorted)[number], from: number, into: Map<number, string[]>) => {
-      let next = from;
-      for (const i of c.parts) {
-        const r = requests[i];
-        into.set(
-          i,
-          Array.from({ length: want(i) }, () => formatRecordNumber(r.ordner.numberFormat, r.year, next++)),
-        );
-      }
-    };
-    const predicted = new Map<number, string[]>();
-    /**
-     * Where each counter's prediction starts. Checked against the counter's answer, not against
-     * {@link lastSeen} then: another transaction of this process numbering the same counter meanwhile
-     * (a group of another key, or of `GROUP_COMMIT_PARALLEL` > 1) moves the mark while this statement
-     * waits for its row, and its end is exactly where this one's numbers start.
-     */
-    const predictedStart = new Map<string, number>();
-    for (const c of sorted) {
-      const seen = lastSeen.get(seenKey(c));
-      if (seen === undefined) continue;
-      candidatesFrom(c, seen + 1, predicted);
-      predictedStart.set(seenKey(c), seen + 1);
-    }
-    const ask = [...predicted].flatMap(([i, cs]) => cs.map((x) => [requests[i].companyId, x] as const));
-    const rows = await execBound<{ k: 'c' | 'h'; a: string; b: string; v: string | null }>(
-      em,
-      `with u as (select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::int[]) with ordinality as u("c", "o", "y", "w", "n")),
+  // Requests sharing a counter row (one ordner, or years of a format without a year) share one row.
+  const counters = new Map<string, Counter>();
+  for (const [i, r] of requests.entries()) {
+    const key = restartsYearly(r.ordner.numberFormat) ? r.year : 0;
+    const id = `${r.ordner.id}:${key}`;
+    const c = counters.get(id) ?? { companyId: r.companyId, ordnerId: r.ordner.id, key, parts: [] };
+    c.parts.push(i);
+    counters.set(id, c);
+  }
+  const sorted = [...counters.values()].sort((a, b) =>
+    a.ordnerId < b.ordnerId ? -1 : a.ordnerId > b.ordnerId ? 1 : a.key - b.key,
+  );
+  const total = (c: Counter) => c.parts.reduce((n, i) => n + requests[i].n, 0);
+  const seenKey = (c: Counter) => `${schema}|${c.ordnerId}|${c.key}`;
+  /** The candidate of sequence value `seq` for a counter (its requests share the ordner's format). */
+  const candidate = (c: Counter, seq: number) =>
+    formatRecordNumber(requests[c.parts[0]].ordner.numberFormat, requests[c.parts[0]].year, seq);
+  /**
+   * Where each counter's prediction starts. Checked against the counter's answer, not against
+   * {@link lastSeen} then: another transaction of this process numbering the same counter meanwhile
+   * moves the mark while this statement waits for its row, and its end is exactly where this one's
+   * numbers start.
+   */
+  const predictedStart = new Map<Counter, number>();
+  const ask: [string, string][] = [];
+  for (const c of sorted) {
+    const seen = lastSeen.get(seenKey(c));
+    if (seen === undefined) continue;
+    predictedStart.set(c, seen + 1);
+    for (let k = 0; k < total(c); k++) ask.push([c.companyId, candidate(c, seen + 1 + k)]);
+  }
+  const statement: Statement = {
+    sql: `with u as (select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::int[]) with ordinality as u("c", "o", "y", "w", "n")),
        c as (
          insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value")
          select u."c", u."o", u."y", u."w" + case when u."y" = 0
@@ -111,42 +126,104 @@ export async function takeRecordNumbersBatch(
        h as (${usedAmong(table)})
        select 'c' as "k", c."ordner_id"::text as "a", c."year"::text as "b", c."last_value"::text as "v" from c
        union all select 'h', h."company_id"::text, h."record_number", null from h`,
-      [
-        pgArray(sorted.map((c) => c.companyId)),
-        pgArray(sorted.map((c) => c.ordnerId)),
-        pgArray(sorted.map((c) => c.key)),
-        pgArray(sorted.map(total)),
-        pgArray(ask.map((x) => x[0])),
-        pgArray(ask.map((x) => x[1])),
-      ],
-    );
-    const last = new Map(rows.filter((r) => r.k === 'c').map((r) => [`${r.a}:${r.b}`, Number(r.v)]));
-    const taken = new Set(rows.filter((r) => r.k === 'h').map((r) => `${r.a}:${r.b}`));
-    const candidates = new Map<number, string[]>();
-    const unchecked: (readonly [string, string])[] = [];
+    params: [
+      pgArray(sorted.map((c) => c.companyId)),
+      pgArray(sorted.map((c) => c.ordnerId)),
+      pgArray(sorted.map((c) => c.key)),
+      pgArray(sorted.map(total)),
+      pgArray(ask.map((x) => x[0])),
+      pgArray(ask.map((x) => x[1])),
+    ],
+  };
+
+  const settle: NumberReservation['settle'] = async (em, rows, used) => {
+    const answer = rows as { k: 'c' | 'h'; a: string; b: string; v: string | null }[];
+    const last = new Map(answer.filter((r) => r.k === 'c').map((r) => [`${r.a}:${r.b}`, Number(r.v)]));
+    const taken = new Set(answer.filter((r) => r.k === 'h').map((r) => `${r.a}:${r.b}`));
+    /** Candidates whose use by hand is known (looked up with the counter, or later). */
+    const known = new Set<string>();
+    const range = new Map<Counter, { start: number; end: number }>();
+    const unchecked: [string, string][] = [];
     for (const c of sorted) {
       const end = last.get(`${c.ordnerId}:${c.key}`)!;
       const start = end - total(c) + 1;
-      if (predictedStart.get(seenKey(c)) === start)
-        // Predicted right: its candidates were looked up with the counter.
-        for (const i of c.parts) candidates.set(i, predicted.get(i)!);
-      else {
-        candidatesFrom(c, start, candidates);
-        for (const i of c.parts)
-          for (const x of candidates.get(i)!) unchecked.push([requests[i].companyId, x]);
+      range.set(c, { start, end });
+      for (let seq = start; seq <= end; seq++) {
+        const k = `${c.companyId}:${candidate(c, seq)}`;
+        if (predictedStart.get(c) === start) known.add(k);
+        else unchecked.push([c.companyId, candidate(c, seq)]);
       }
-      remember(seenKey(c), end);
     }
-    if (unchecked.length) {
-      const used = await execBound<{ company_id: string; record_number: string }>(em, usedAmong(table), [
-        pgArray(unchecked.map((a) => a[0])),
-        pgArray(unchecked.map((a) => a[1])),
+    /** Looks up whether `pairs` (company, number) are used by hand: one statement. */
+    const lookUp = async (pairs: [string, string][]) => {
+      if (!pairs.length) return;
+      const found = await execBound<{ company_id: string; record_number: string }>(em, usedAmong(table), [
+        pgArray(pairs.map((a) => a[0])),
+        pgArray(pairs.map((a) => a[1])),
       ]);
-      for (const u of used) taken.add(`${u.company_id}:${u.record_number}`);
+      for (const f of found) taken.add(`${f.company_id}:${f.record_number}`);
+      for (const [co, n] of pairs) known.add(`${co}:${n}`);
+    };
+    await lookUp(unchecked);
+    const numbers = requests.map(() => [] as string[]);
+    const ends: { c: Counter; value: number }[] = [];
+    for (const c of sorted) {
+      const { start, end } = range.get(c)!;
+      let seq = start;
+      let lastUsed = start - 1;
+      for (const i of c.parts) {
+        while (numbers[i].length < used[i]) {
+          const x = candidate(c, seq);
+          const k = `${c.companyId}:${x}`;
+          // Past the reservation (numbers used by hand were skipped): the next few are looked up at once.
+          if (!known.has(k))
+            await lookUp(
+              Array.from({ length: 8 }, (_, d) => [c.companyId, candidate(c, seq + d)] as [string, string]),
+            );
+          if (!taken.has(k)) {
+            numbers[i].push(x);
+            lastUsed = seq;
+          }
+          seq++;
+        }
+      }
+      if (lastUsed !== end) ends.push({ c, value: lastUsed });
+      remember(seenKey(c), lastUsed);
     }
-    for (const [i, cs] of candidates)
-      out[i].push(...cs.filter((c) => !taken.has(`${requests[i].companyId}:${c}`)));
-    open = open.filter((i) => out[i].length < requests[i].n);
-  }
-  return out;
+    const counters: Statement | undefined = ends.length
+      ? {
+          sql: `update "${schema}"."ordner_counter" c set "last_value" = u."v"
+                 from unnest(?::uuid[], ?::int[], ?::int[]) as u("o", "y", "v")
+                where c."ordner_id" = u."o" and c."year" = u."y"`,
+          params: [
+            pgArray(ends.map((e) => e.c.ordnerId)),
+            pgArray(ends.map((e) => e.c.key)),
+            pgArray(ends.map((e) => e.value)),
+          ],
+        }
+      : undefined;
+    return { numbers, counters };
+  };
+  return { statement, settle };
+}
+
+/**
+ * Record numbers for `requests` in one go (every document used): {@link reserveNumbers}, settled at once,
+ * with the counters' correction made when hand-used numbers were skipped. Returns each request's numbers,
+ * consecutive per counter in the requests' order.
+ */
+export async function takeRecordNumbersBatch(
+  em: EntityManager,
+  requests: NumberRequest[],
+): Promise<string[][]> {
+  if (!requests.length) return [];
+  const r = reserveNumbers(requests);
+  const rows = await execBound(em, r.statement.sql, r.statement.params);
+  const { numbers, counters } = await r.settle(
+    em,
+    rows,
+    requests.map((q) => q.n),
+  );
+  if (counters) await execBound(em, counters.sql, counters.params);
+  return numbers;
 }

@@ -9,7 +9,7 @@
 import type { PurchaseInvoice, PurchaseInvoiceInput } from '@bm/contracts';
 import { type FieldError, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
-import { awaitingNumber, type Ctx, checkGivenRecordNumber, groupCommit } from '@bm/service-kit';
+import { type Ctx, checkGivenRecordNumber, groupCommit, numberingOf } from '@bm/service-kit';
 import {
   companyProfile,
   lockOpenPeriod,
@@ -139,20 +139,21 @@ export async function createPurchaseInvoice(
   };
   // Purchase invoices (of any companies and ordners) arriving together share one transaction, like sales
   // invoices (issue #24); each under its own savepoint (a received one archives its bytes first).
-  const stored = await groupCommit('invoicing:purchase-invoice', em, async (g) => {
-    await checkGivenRecordNumber(g.tx, table, companyId, given);
-    // Taken once per group commit: the share lock holds until the shared transaction ends.
-    await g.once(`period:${period.id}`, () =>
-      lockOpenPeriod(g.tx, period.id, input.periodId ? 'periodId' : 'dateAccounting'),
-    );
-    if (received) await archiveReceived(g.tx, companyId, id, received.archive, now);
-    // Numbered with the group after every invoice's work (DESIGN §5); a given number is stored at once.
-    return awaitingNumber(
-      { table, companyId, ordner, date: input.dateCreated, given },
-      purchaseInvoiceWriter,
-      writeSet,
-    );
-  });
+  const stored = await groupCommit(
+    'invoicing:purchase-invoice',
+    em,
+    async (g) => {
+      await checkGivenRecordNumber(g.tx, table, companyId, given);
+      // Taken once per group commit: the share lock holds until the shared transaction ends.
+      await g.once(`period:${period.id}`, () =>
+        lockOpenPeriod(g.tx, period.id, input.periodId ? 'periodId' : 'dateAccounting'),
+      );
+      if (received) await archiveReceived(g.tx, companyId, id, received.archive, now);
+      // Numbered with the group after every invoice's work (DESIGN §5); a given number is stored at once.
+      return { writeSet, writer: purchaseInvoiceWriter };
+    },
+    { numbering: numberingOf({ table, companyId, ordner, date: input.dateCreated, given }) },
+  );
   deps.kickOutbox();
   return storedPurchaseInvoiceReply(stored.writeSet, stored.recordNumber);
 }

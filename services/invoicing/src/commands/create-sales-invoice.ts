@@ -8,7 +8,7 @@
  */
 import type { SalesInvoice, SalesInvoiceInput } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
-import { awaitingNumber, type Ctx, checkGivenRecordNumber, groupCommit } from '@bm/service-kit';
+import { type Ctx, checkGivenRecordNumber, groupCommit, numberingOf } from '@bm/service-kit';
 import { type InvoicePeriodInfo, invoicePeriodsRead, lockInvoicePeriod } from '../application/references.js';
 import { decideSalesInvoice } from '../domain/sales-invoice-decision.js';
 import { salesInvoiceWriter, storedSalesInvoiceReply } from '../store/sales-invoice.writer.js';
@@ -41,13 +41,10 @@ export async function createSalesInvoice(
       // Share-locked until the transaction ends (every invoice's period of the group with one statement).
       await lockInvoicePeriod(g.tx, g, r.period.id, input.periodId ? 'periodId' : 'dateAccounting');
       // Numbered with the group after every invoice's work (DESIGN §5, §6); a given number is stored at once.
-      return awaitingNumber(
-        { table: TABLE, companyId, ordner: r.ordner, date: input.dateCreated, given },
-        salesInvoiceWriter,
-        writeSet,
-      );
+      return { writeSet, writer: salesInvoiceWriter };
     },
     {
+      numbering: numberingOf({ table: TABLE, companyId, ordner: r.ordner, date: input.dateCreated, given }),
       lazySavepoint: true,
       info: { kind: 'invoice-period', companyId, periodId: r.period.id } satisfies InvoicePeriodInfo,
       reads: [invoicePeriodsRead],

@@ -13,13 +13,13 @@ import type { IssueCard, IssueCardInput, SourceType } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
 import { dec } from '@bm/money';
 import {
-  awaitingNumber,
   type Ctx,
   checkGivenRecordNumber,
   type DocumentDeps,
   type EntityManager,
   type GroupTx,
   groupCommit,
+  numberingOf,
 } from '@bm/service-kit';
 import { type PostingLine, planPosting, storePostingInGroup } from '../application/ledger-posting.js';
 import {
@@ -163,13 +163,15 @@ export async function valueAndStore(
       await checkGivenRecordNumber(g.tx, table, companyId, given);
       await storePostingInGroup(g, ctx, plan, stock, stockInfo.locks);
       // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
-      return awaitingNumber(
-        { table, companyId, ordner: r.ordner, date: dateOperation, given },
-        issueCardWriter,
-        writeSet,
-      );
+      return { writeSet, writer: issueCardWriter };
     },
-    { locks: stockInfo.locks, lazySavepoint: true, info: stockInfo, reads: cardGroupReads },
+    {
+      numbering: numberingOf({ table, companyId, ordner: r.ordner, date: dateOperation, given }),
+      locks: stockInfo.locks,
+      lazySavepoint: true,
+      info: stockInfo,
+      reads: cardGroupReads,
+    },
   );
   deps.kickOutbox();
   return storedIssueCardReply(stored.writeSet, stored.recordNumber);

@@ -10,7 +10,7 @@
 import type { ReceiptCard, ReceiptCardInput } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
 import { dec, fmt, round2, sum } from '@bm/money';
-import { awaitingNumber, type Ctx, checkGivenRecordNumber, groupCommit } from '@bm/service-kit';
+import { type Ctx, checkGivenRecordNumber, groupCommit, numberingOf } from '@bm/service-kit';
 import { type PostingLine, planPosting, storePostingInGroup } from '../application/ledger-posting.js';
 import { resolveOrdner, resolveRows, resolveWarehouse } from '../application/references.js';
 import { checkPartner, findPeriod } from '../ports/references.port.js';
@@ -103,13 +103,15 @@ export async function createReceiptCard(
         createdAt: new Date(),
       };
       // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
-      return awaitingNumber(
-        { table, companyId, ordner, date: dateOperation, given },
-        receiptCardWriter,
-        writeSet,
-      );
+      return { writeSet, writer: receiptCardWriter };
     },
-    { locks: stockInfo.locks, lazySavepoint: true, info: stockInfo, reads: cardGroupReads },
+    {
+      numbering: numberingOf({ table, companyId, ordner, date: dateOperation, given }),
+      locks: stockInfo.locks,
+      lazySavepoint: true,
+      info: stockInfo,
+      reads: cardGroupReads,
+    },
   );
   deps.kickOutbox();
   return storedReceiptCardReply(stored.writeSet, stored.recordNumber);
