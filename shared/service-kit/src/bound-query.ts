@@ -9,14 +9,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
-import pg from 'pg';
 import { beforeCommit, committedWithLastStatement } from './deadline.js';
-import {
-  type DriverStatement,
-  registerPipeline,
-  SEQUENCE_MARK,
-  usePreparedStatements,
-} from './prepared-statements.js';
+import { type DriverStatement, registerPipeline, usePreparedStatements } from './prepared-statements.js';
 
 interface Executor {
   executeQuery<R>(q: CompiledQuery<R>): Promise<{ rows: R[]; numAffectedRows?: bigint }>;
@@ -74,52 +68,6 @@ export async function execBound<R = Record<string, unknown>>(
 ): Promise<R[]> {
   const executor = (em.getTransactionContext() ?? em.getConnection().getClient()) as unknown as Executor;
   const res = await executor.executeQuery<R>(CompiledQuery.raw(numberPlaceholders(sql), [...params]));
-  return res.rows;
-}
-
-/** A bind parameter written into the text as a literal (strings quoted by the driver's own escaping). */
-function literal(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return pg.escapeLiteral(v);
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'bigint') return String(v);
-  if (v instanceof Date) return pg.escapeLiteral(v.toISOString());
-  throw new TypeError(`execSequence: a parameter of type ${typeof v} cannot be written as a literal`);
-}
-
-/** `sql` with each `?` placeholder (as {@link numberPlaceholders} reads them) replaced by its value's literal. */
-export function inlinePlaceholders(sql: string, params: readonly unknown[]): string {
-  const { text, count } = replacePlaceholders(sql, (n) => {
-    if (n >= params.length) throw new Error('execSequence: more placeholders than parameters');
-    return literal(params[n]);
-  });
-  if (count !== params.length) throw new Error('execSequence: more parameters than placeholders');
-  return text;
-}
-
-/** Statements with their values written in as literals, `;`-separated: one simple query's text. */
-export const sequenceText = (statements: readonly { sql: string; params: readonly unknown[] }[]): string =>
-  statements.map((s) => inlinePlaceholders(s.sql, s.params)).join(';\n');
-
-/**
- * Runs statements one after another in ONE round trip (issue #24: on a busy machine each round trip of a
- * group commit costs it a wake-up of the database and of this process): their values are written into
- * the text as literals and the statements go as one simple query, on `em`'s transaction. Each statement
- * sees what the ones before it did and what others committed meanwhile (READ COMMITTED: a snapshot per
- * statement), so a read after a lock in the same sequence sees the rows as they are once locked. Not for
- * statements run for every document: their text changes with the values, so it is planned every time.
- * Resolves to each statement's rows; rejects with the first failing statement's error (the ones after it
- * do not run).
- */
-export async function execSequence(
-  em: EntityManager,
-  statements: readonly { sql: string; params: readonly unknown[] }[],
-): Promise<unknown[][]> {
-  usePreparedStatements();
-  const text = `${SEQUENCE_MARK}\n${sequenceText(statements)}`;
-  const executor = (em.getTransactionContext() ?? em.getConnection().getClient()) as unknown as Executor;
-  const res = await executor.executeQuery<unknown[]>(CompiledQuery.raw(text, []));
-  if (res.rows.length !== statements.length) throw new Error('execSequence: a result per statement expected');
   return res.rows;
 }
 

@@ -12,11 +12,19 @@
 import { AppError } from '@bm/errors';
 import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { driverStatements, execPipelined } from './bound-query.js';
+import { execPipelined } from './bound-query.js';
 import { underDeadline } from './deadline.js';
-import { type BeginStatements, withBeginStatements } from './prepared-statements.js';
-import { type NumberRequest, reserveNumbers } from './record-numbers-batch.js';
+import {
+  type AwaitingNumber,
+  type GroupRead,
+  type GroupTx,
+  type Job,
+  mergedStatements,
+  type Stored,
+  type WritePart,
+} from './group-document.js';
+import { openingOf } from './group-opening.js';
+import { withBeginStatements } from './prepared-statements.js';
 import {
   combinedStatement,
   executeAll,
@@ -25,195 +33,10 @@ import {
   type Statement,
 } from './set-insert.js';
 
+export * from './group-document.js';
+
 /** Times a document refused by a deadlock or serialization failure is tried again in a later group. */
 export const MAX_RETRIES = 3;
-
-/**
- * Rows of one kind of write (`kind`: e.g. `warehouse.stock_movement insert`) that a document hands to its
- * group instead of writing them itself: the group merges the rows of every document's parts of one kind
- * and writes them with one statement (`build`), in the group's last statement.
- */
-export interface WritePart {
-  kind: string;
-  rows: unknown[];
-  build: (rows: unknown[]) => Statement;
-}
-
-/**
- * A read a group makes once for all its documents (their periods' locks and states, their stock keys'
- * balances), built from what they declared (`peers`, {@link GroupTx.peers}). A document kind lists its
- * reads in `groupCommit`'s `opts.reads`; their statements (prepared, with bind parameters) then go right
- * behind the group's `begin`, pipelined in the same write (issue #24: the round trips of a group are its
- * critical path), each statement on a snapshot of its own, so a read after a lock sees the rows as
- * locked. A document gets the result with {@link GroupTx.read}; a failed read fails the first document
- * that asks for it.
- */
-export interface GroupRead<T> {
-  /** Names the read within its group (one result per group and key). */
-  key: string;
-  /** The statements (none: nothing to read), run in this order. */
-  statements(peers: readonly unknown[]): Statement[];
-  /**
-   * The result from each statement's rows; may read more through `tx` (a rare case the statements could
-   * not cover, e.g. a balance row that does not exist yet).
-   */
-  result(rows: unknown[][], tx: EntityManager, peers: readonly unknown[]): T | Promise<T>;
-}
-
-/** The shared transaction as a document's work sees it. */
-export interface GroupTx {
-  tx: EntityManager;
-  /**
-   * Runs `fn` once per group for `key` (a period's share lock and check): later documents of the group
-   * get the same result. What a document did under its savepoint is forgotten if it rolls back.
-   */
-  once<T>(key: string, fn: () => Promise<T>): Promise<T>;
-  /**
-   * A document with `lazySavepoint` calls this before its first write that a later refusal of the
-   * document must undo (its savepoint is taken then, not before its work). No-op when it has one.
-   */
-  savepoint(): Promise<void>;
-  /**
-   * Hands the document's writes of rows under `locks` (its stock keys) to the group: they are stored
-   * with the group's last statement if the document's work succeeds, merged with other documents' of
-   * the same kind; forgotten if it fails. Rows of one kind must not repeat another document's rows:
-   * a document sharing locks with earlier ones reads after their writes ({@link flushThen}, by round).
-   */
-  defer(locks: readonly string[], parts: WritePart[]): void;
-  /**
-   * The group's result of `read` (see {@link GroupRead}): made with the `begin` when the documents
-   * declared it, else now, once per group. Rejects with the read's error.
-   */
-  read<T>(read: GroupRead<T>): Promise<T>;
-  /**
-   * Writes every deferred part now and then runs `statements` (reads that must see those writes), in
-   * one round trip (pipelined, as a {@link GroupRead}); resolves to each statement's rows.
-   * A failure fails the whole group (nothing of it is stored; its documents are tried again).
-   */
-  flushThen(statements: Statement[]): Promise<unknown[][]>;
-  /**
-   * What each document of the group declared (`opts.info` of `groupCommit`), in the group's order, so
-   * that the first can read for all (one statement instead of one per document); `self` is this one's.
-   */
-  peers: readonly unknown[];
-  /**
-   * Each document's round (in the order of `peers`): 0 when no earlier document of the group shares a
-   * declared lock with it, else one more than the highest round of those that do. The group is in
-   * round order, and the documents of one round share no lock (group-commit.ts `inRounds`).
-   */
-  rounds: readonly number[];
-  self: number;
-}
-
-/** Where a document's record number comes from (DESIGN §5 "Record numbers"). */
-export interface Numbering {
-  schema: string;
-  companyId: string;
-  ordner: { id: string; numberFormat: string };
-  /** Year of the date that decides the number (dateOperation of cards, dateCreated of invoices). */
-  year: number;
-  /** The documents' table (`"warehouse"."issue_card"`), whose numbers used by hand are skipped. */
-  table: string;
-  /** A number given by the client (already checked free): stored at once, under the savepoint. */
-  given?: string;
-}
-
-/**
- * A store's writer of one kind of document (`store/*.writer.ts`): the rows that store `writeSet` under
- * `recordNumber`. Pure, no I/O; the group commit calls it once the number is taken.
- */
-export type DocumentWriter<W> = (writeSet: W, recordNumber: string) => InsertPart[];
-
-/**
- * What a document's work hands the group (step 2): what it decided (`writeSet`, plain data: everything
- * but the record number, ids included) and the writer that turns it and its number into rows. Where its
- * number comes from it declared before (`groupCommit`'s `opts.numbering`).
- */
-export interface AwaitingNumber<W> {
-  writeSet: W;
-  writer: DocumentWriter<W>;
-}
-
-/**
- * `fn` (what a document is stored as under its record number: rows, entries) computed once per write set
- * and number: a writer and the command's reply after the commit call it with the same write set, and get
- * the same rows (ids included) without building them twice.
- */
-export function oncePerWriteSet<W extends object, R>(
-  fn: (w: W, recordNumber: string) => R,
-): (w: W, recordNumber: string) => R {
-  const done = new WeakMap<W, { recordNumber: string; value: R }>();
-  return (w, recordNumber) => {
-    const hit = done.get(w);
-    if (hit?.recordNumber === recordNumber) return hit.value;
-    const value = fn(w, recordNumber);
-    done.set(w, { recordNumber, value });
-    return value;
-  };
-}
-
-/** A stored document, as `groupCommit` resolves: its write set and the record number it was stored under. */
-export interface Stored<W> {
-  writeSet: W;
-  recordNumber: string;
-}
-
-/**
- * Where a document's number comes from, as `groupCommit`'s `opts.numbering` takes it: documents of
- * `table` (`"<schema>"."<name>"`, e.g. `"warehouse"."issue_card"`; the counter's schema comes from it),
- * the year from `date` (`YYYY-MM-DD`: dateOperation of cards, dateCreated of invoices); `given` is a
- * number the client gave (checked free by the document's work).
- */
-export function numberingOf(n: {
-  table: string;
-  companyId: string;
-  ordner: { id: string; numberFormat: string };
-  date: string;
-  given?: string | null;
-}): Numbering {
-  const schema = /^"([^"]+)"\./.exec(n.table)?.[1];
-  if (!schema) throw new Error(`numberingOf: ${n.table} is not "<schema>"."<table>"`);
-  return {
-    schema,
-    table: n.table,
-    companyId: n.companyId,
-    ordner: n.ordner,
-    year: Number(n.date.slice(0, 4)),
-    given: n.given?.trim() || undefined,
-  };
-}
-
-/** One document waiting for, or in, a group. */
-export interface Job {
-  /** Row locks the document will take (stock keys), for {@link startGroups}. */
-  locks: readonly string[];
-  em: EntityManager;
-  work: (g: GroupTx) => Promise<AwaitingNumber<unknown>>;
-  resolve: (v: unknown) => void;
-  reject: (e: unknown) => void;
-  deadline: number | undefined;
-  tries: number;
-  /** `performance.now()` when it was queued: its wait is a metric (issue #25). */
-  queuedAt: number;
-  /**
-   * The work takes its savepoint itself ({@link GroupTx.savepoint}) before its first write that must be
-   * undone if it is refused; until then a refusal leaves nothing to undo (reads and row locks only).
-   */
-  lazySavepoint: boolean;
-  /** Stored in a group of its own: its group's shared writes failed and the culprit is not known. */
-  solo: boolean;
-  /**
-   * Its round in its group (group-commit.ts `inRounds`): 0 when no earlier document of the group shares
-   * a declared lock with it, else one more than the highest round of those that do.
-   */
-  round?: number;
-  /** What the document declares to the other documents of its group ({@link GroupTx.peers}). */
-  info?: unknown;
-  /** The reads its group makes with its `begin` ({@link GroupRead}). */
-  reads: readonly GroupRead<unknown>[];
-  /** Where its number comes from (reserved with the group's `begin` unless given by hand). */
-  numbering: Numbering;
-}
 
 /**
  * Since the process started: groups committed, documents stored by them, the most documents one group
@@ -244,85 +67,6 @@ class GroupAborted extends Error {
   ) {
     super('group aborted');
   }
-}
-
-/** Deferred write parts merged per kind, in first-seen order, as one statement each. */
-function mergedStatements(parts: WritePart[]): Statement[] {
-  const byKind = new Map<string, WritePart>();
-  for (const p of parts) {
-    const into = byKind.get(p.kind);
-    if (into) into.rows.push(...p.rows);
-    else byKind.set(p.kind, { ...p, rows: [...p.rows] });
-  }
-  return [...byKind.values()].filter((p) => p.rows.length).map((p) => p.build(p.rows));
-}
-
-/** The documents of a group that take numbers from one counter request, in the group's order. */
-interface NumberedJobs {
-  request: NumberRequest;
-  jobs: Job[];
-}
-
-/**
- * What a group does with its `begin` (issue #24): the reads its documents declared ({@link GroupRead},
- * once per key) and the reservation of the record numbers of its documents not numbered by hand
- * (record-numbers-batch.ts `reserveNumbers`, one statement per documents' table), sent right behind the
- * `begin` (`sent`, for `withBeginStatements`). Inside the transaction, `rows(tx)` is every statement's
- * rows (those that came with the `begin`, or, on a connection that does not pipeline, read now), and
- * `reads(tx)` each read's result by key, made once, when a document first asks for it.
- */
-function openingOf(group: Job[], peers: readonly unknown[]) {
-  const reads = [...new Map(group.flatMap((j) => j.reads).map((r) => [r.key, r])).values()].map((r) => ({
-    read: r,
-    statements: r.statements(peers),
-  }));
-  const byRequest = new Map<string, NumberedJobs>();
-  for (const job of group) {
-    const n = job.numbering;
-    if (n.given) continue;
-    const id = `${n.schema}|${n.table}|${n.companyId}|${n.ordner.id}|${n.year}`;
-    const r = byRequest.get(id) ?? { request: { ...n, n: 0 }, jobs: [] };
-    r.request.n++;
-    r.jobs.push(job);
-    byRequest.set(id, r);
-  }
-  const byTable = new Map<string, NumberedJobs[]>();
-  for (const r of byRequest.values()) {
-    const t = `${r.request.schema}|${r.request.table}`;
-    byTable.set(t, [...(byTable.get(t) ?? []), r]);
-  }
-  const numbering = [...byTable.values()].map((list) => ({
-    list,
-    reservation: reserveNumbers(list.map((r) => r.request)),
-  }));
-  const all = [...reads.flatMap((r) => r.statements), ...numbering.map((n) => n.reservation.statement)];
-  const sent: BeginStatements = { statements: driverStatements(all) };
-  let rows: Promise<unknown[][]> | undefined;
-  const allRows = (tx: EntityManager) => {
-    rows ??= sent.outcome ?? execPipelined(tx, all);
-    return rows;
-  };
-  const readsOf = (tx: EntityManager): Map<string, () => Promise<unknown>> => {
-    const out = new Map<string, () => Promise<unknown>>();
-    let at = 0;
-    for (const r of reads) {
-      const from = at;
-      at += r.statements.length;
-      let result: Promise<unknown> | undefined;
-      out.set(r.read.key, () => {
-        result ??= allRows(tx).then((rs) => r.read.result(rs.slice(from, at), tx, peers));
-        return result;
-      });
-    }
-    return out;
-  };
-  /** Each numbered table's reservation, its requests, and the reservation statement's rows. */
-  const reservations = async (tx: EntityManager) => {
-    const rs = await allRows(tx);
-    const first = rs.length - numbering.length;
-    return numbering.map((n, k) => ({ ...n, rows: rs[first + k] }));
-  };
-  return { sent: all.length ? sent : undefined, rows: allRows, reads: readsOf, reservations };
 }
 
 /** What a group's end leaves to its scheduler: the documents to try again, and the answers to give. */

@@ -14,9 +14,8 @@
  *
  * The same hook lets a transaction's `begin` carry statements of its own ({@link setBeginSuffix}): the
  * request deadline's `set_config` goes with it in one round trip instead of a second one (issue #24);
- * it sends a statement sequence ({@link SEQUENCE_MARK}) as one simple query, and a pipeline of prepared
- * statements ({@link PIPELINE_MARK}, {@link withBeginStatements}) in one write without waiting between
- * them (pg's `pipeline` mode, which `initOrm` turns on).
+ * and it sends a pipeline of prepared statements ({@link PIPELINE_MARK}, {@link withBeginStatements}) in
+ * one write without waiting between them (pg's `pipeline` mode, which `initOrm` turns on).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
@@ -66,12 +65,6 @@ const beginStatements = new AsyncLocalStorage<BeginStatements>();
 export function withBeginStatements<T>(b: BeginStatements | undefined, fn: () => Promise<T>): Promise<T> {
   return b ? beginStatements.run(b, fn) : fn();
 }
-
-/**
- * The first words of a statement sequence (bound-query.ts `execSequence`): several statements, with their
- * values written in, sent as one simple query; the caller gets each statement's rows (`rows[i]`).
- */
-export const SEQUENCE_MARK = '/* bm:sequence */';
 
 /**
  * The text that stands for a pipeline of statements (bound-query.ts `execPipelined`): `PIPELINE_MARK`
@@ -195,14 +188,6 @@ export function usePreparedStatements(): void {
         // Committed already, with its last statement (a rollback after that has nothing left to undo).
         return Promise.resolve({ command: config.toUpperCase(), rowCount: null, rows: [] });
       }
-    }
-    if (typeof config === 'string' && config.startsWith(SEQUENCE_MARK) && callback === undefined) {
-      // One result per statement (pg gives an array for several, one result for one).
-      return (query.call(this, config) as Promise<unknown>).then((r) => ({
-        command: 'SELECT',
-        rowCount: null,
-        rows: (Array.isArray(r) ? r : [r]).map((x: { rows: unknown[] }) => x.rows),
-      }));
     }
     if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
       let name = named.get(config);
