@@ -98,6 +98,8 @@ export async function execPipelined(
   if (!trx) throw new Error('execPipelined: only inside a transaction');
   usePreparedStatements();
   if (opts.commit) {
+    if ((trx as { savepointName?: string }).savepointName)
+      throw new Error('execPipelined: commit only in a transaction, not in a nested one');
     // The deadline is checked now, before the statements that commit (deadline.ts).
     await beforeCommit();
     committedWithLastStatement.add(trx);

@@ -95,11 +95,12 @@ const held = new Map<string, number>();
  * Stores a document in a transaction shared with the other documents of `key` that are waiting (see the
  * module comment) and resolves, after the commit, to its write set and the record number it was stored
  * under (the command maps its reply from them). `em` is the request's EntityManager (the group's
- * transaction is begun on the first document's); `work` reads and locks through `g.tx`, decides, and
- * hands over `{numbering, writeSet, writer}` (`awaitingNumber`); writes it cannot hand over (a repost)
- * it makes after `g.savepoint()`. `opts.reads` are the reads the group makes for all its documents with
- * its `begin` (`GroupRead`, one round trip; a document gets them with `g.read`). Rejects with `work`'s own
- * error (nothing of the document stored), or with the group's error (nothing of the group stored).
+ * transaction is begun on the first document's); `opts.numbering` is where its number comes from
+ * (`numberingOf`; reserved with the group's `begin` unless given by hand), `opts.locks` its stock keys,
+ * `opts.reads` the reads the group makes for all its documents with its `begin` (`GroupRead`; a document
+ * gets them with `g.read`). `work` reads through `g`, decides, and hands over `{writeSet, writer}`;
+ * writes it cannot hand over (a repost) it makes after `g.savepoint()`. Rejects with `work`'s own error
+ * (nothing of the document stored), or with the group's error (nothing of the group stored).
  */
 export function groupCommit<W>(
   key: string,

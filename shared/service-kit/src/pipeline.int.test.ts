@@ -108,6 +108,18 @@ describe('execPipelined', () => {
     await Promise.all([1, 2, 3].map(() => orm.em.fork().transactional((tx) => tx.execute(`select 1`))));
   });
 
+  it('refuses to commit a nested transaction (a savepoint) with its statements', async () => {
+    const err = await orm.em
+      .fork()
+      .transactional((tx) =>
+        tx.transactional((inner) =>
+          execPipelined(inner, [{ sql: 'select 1', params: [] }], { commit: true }),
+        ),
+      )
+      .catch((e) => e);
+    expect(String(err?.message)).toMatch(/not in a nested one/);
+  });
+
   it('refuses to run outside a transaction', async () => {
     await expect(execPipelined(orm.em.fork(), [{ sql: 'select 1', params: [] }])).rejects.toThrow(
       /only inside a transaction/,

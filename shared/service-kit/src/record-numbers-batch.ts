@@ -1,6 +1,7 @@
 /**
- * Record numbers of a whole group commit at once (issue #24; DESIGN §5 "Record numbers"): see
- * {@link takeRecordNumbersBatch}. The one-document variants are record-number.ts.
+ * Record numbers of a whole group commit at once (issue #24; DESIGN §5 "Record numbers"): reserved with
+ * the group's `begin` and settled after its documents' work ({@link reserveNumbers}), or taken in one go
+ * ({@link takeRecordNumbersBatch}). The one-document variants are record-number.ts.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execBound } from './bound-query.js';
@@ -9,7 +10,7 @@ import { pgArray, type Statement } from './set-insert.js';
 
 /**
  * Where this process last left each counter (`schema|ordner|counter year` → last value), to predict a
- * group's candidates ({@link takeRecordNumbersBatch}). Only a prediction: a wrong one costs a statement.
+ * group's candidates ({@link reserveNumbers}). Only a prediction: a wrong one costs a statement.
  */
 const lastSeen = new Map<string, number>();
 const MAX_SEEN_COUNTERS = 50_000;
