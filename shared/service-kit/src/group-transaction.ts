@@ -120,14 +120,12 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
             throw new GroupAborted(e, group[0]);
           }
           const waiting = new Map<Job, AwaitingNumber<unknown>>();
-          /** Deferred writes of the documents done so far, and the locks they are under. */
+          /** Deferred writes of the documents done so far. */
           let pending: WritePart[] = [];
-          let pendingLocks = new Set<string>();
           const flush = async () => {
             if (!pending.length) return;
             const statements = mergedStatements(pending);
             pending = [];
-            pendingLocks = new Set();
             try {
               await executeAll(tx, statements);
             } catch (e) {
@@ -175,7 +173,6 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
               flushThen: async (statements) => {
                 const writes = mergedStatements(pending);
                 pending = [];
-                pendingLocks = new Set();
                 const all = writes.length ? [combinedStatement(writes), ...statements] : statements;
                 if (!all.length) return [];
                 try {
@@ -205,10 +202,7 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
                 await executeAll(tx, [...own, ...insertStatements(tx, rows)]);
                 stored.push({ job, value: { writeSet: prepared.writeSet, recordNumber: given } });
               } else {
-                for (const d of staged) {
-                  pending.push(...d.parts);
-                  for (const l of d.locks) pendingLocks.add(l);
-                }
+                for (const d of staged) pending.push(...d.parts);
                 waiting.set(job, prepared);
               }
             } catch (e) {
