@@ -59,7 +59,6 @@ function doc(
 ) {
   const work = async (g: GroupTx): Promise<AwaitingNumber<string>> => {
     await opts.gate;
-    const lock = `account:${account}`;
     /** The earlier rounds' writes (of accounts it shares with earlier documents) are made before it reads. */
     const afterEarlierRounds = () => {
       const round = g.rounds[g.self];
@@ -78,19 +77,16 @@ function doc(
     );
     if (opts.throwAfterRead) throw new Error(`${name} refused by a rule`);
     if (opts.badSql) await g.tx.execute(`select 1 / 0`);
-    g.defer(
-      [lock],
-      [
-        {
-          kind: 'gc.account update',
-          rows: [[account, row.balance + amount]],
-          build: (rows) => ({
-            sql: `update gc.account a set balance = u.b from unnest(?::int[], ?::int[]) as u(id, b) where a.id = u.id`,
-            params: [pgArray(rows.map((r: any) => r[0])), pgArray(rows.map((r: any) => r[1]))],
-          }),
-        },
-      ],
-    );
+    g.defer([
+      {
+        kind: 'gc.account update',
+        rows: [[account, row.balance + amount]],
+        build: (rows) => ({
+          sql: `update gc.account a set balance = u.b from unnest(?::int[], ?::int[]) as u(id, b) where a.id = u.id`,
+          params: [pgArray(rows.map((r: any) => r[0])), pgArray(rows.map((r: any) => r[1]))],
+        }),
+      },
+    ]);
     return {
       writeSet: name,
       writer: (docName, recordNumber) =>

@@ -53,12 +53,12 @@ export interface GroupTx {
    */
   savepoint(): Promise<void>;
   /**
-   * Hands the document's writes of rows under `locks` (its stock keys) to the group: they are stored
-   * with the group's last statement if the document's work succeeds, merged with other documents' of
-   * the same kind; forgotten if it fails. Rows of one kind must not repeat another document's rows:
-   * a document sharing locks with earlier ones reads after their writes ({@link flushThen}, by round).
+   * Hands the document's writes to the group: they are stored with the group's last statement if the
+   * document's work succeeds, merged with other documents' of the same kind; forgotten if it fails. Rows
+   * of one kind must not repeat another document's rows: a document sharing declared locks with earlier
+   * ones reads after their writes ({@link flushThen}, by round).
    */
-  defer(locks: readonly string[], parts: WritePart[]): void;
+  defer(parts: WritePart[]): void;
   /**
    * The group's result of `read` (see {@link GroupRead}): made with the `begin` when the documents
    * declared it, else now, once per group. Rejects with the read's error.

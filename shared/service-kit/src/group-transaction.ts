@@ -144,7 +144,7 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
               inSavepoint = true;
             };
             const mine: string[] = [];
-            let staged: { locks: readonly string[]; parts: WritePart[] }[] = [];
+            let staged: WritePart[] = [];
             const g: GroupTx = {
               tx,
               once: <T>(k: string, fn: () => Promise<T>) => {
@@ -167,8 +167,8 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
                 });
               },
               savepoint: takeSavepoint,
-              defer: (locks, parts) => {
-                staged.push({ locks, parts });
+              defer: (parts) => {
+                staged.push(...parts);
               },
               flushThen: async (statements) => {
                 const writes = mergedStatements(pending);
@@ -197,12 +197,12 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
                 // A number given by hand: the document's rows and its deferred writes are made at once,
                 // under its savepoint, so a duplicate number refuses all of it (and nothing of the others).
                 await takeSavepoint();
-                const own = mergedStatements(staged.flatMap((d) => d.parts));
+                const own = mergedStatements(staged);
                 const rows = prepared.writer(prepared.writeSet, given);
                 await executeAll(tx, [...own, ...insertStatements(tx, rows)]);
                 stored.push({ job, value: { writeSet: prepared.writeSet, recordNumber: given } });
               } else {
-                for (const d of staged) pending.push(...d.parts);
+                pending.push(...staged);
                 waiting.set(job, prepared);
               }
             } catch (e) {

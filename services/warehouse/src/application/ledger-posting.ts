@@ -196,7 +196,7 @@ export async function storePosting(
 
 /**
  * {@link storePosting} of a card in its group commit (issue #24): the ledger's writes handed to the group
- * under the card's declared `locks`, or, for a back-dated card, made at once after its savepoint; a
+ * (the card declared its stock keys as its locks), or, for a back-dated card, made at once after its savepoint; a
  * revalued document in a closed period (the warehouse's copy of the periods) refuses the card.
  */
 export function storePostingInGroup(
@@ -204,7 +204,6 @@ export function storePostingInGroup(
   ctx: Ctx,
   plan: PostingPlan,
   stock: { seq: string; balances: Map<string, BalanceRow | undefined> },
-  locks: readonly string[],
 ): Promise<void> {
   return storePosting(
     g.tx,
@@ -213,6 +212,6 @@ export function storePostingInGroup(
     stock.seq,
     stock.balances,
     (ids) => closedPeriods({ ...ctx, em: g.tx }, ids),
-    { beforeWrite: g.savepoint, defer: (parts) => g.defer(locks, parts) },
+    { beforeWrite: g.savepoint, defer: g.defer },
   );
 }

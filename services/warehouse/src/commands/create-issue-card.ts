@@ -161,7 +161,7 @@ export async function valueAndStore(
     async (g) => {
       const { stock, plan, writeSet } = await decide(g.tx, g);
       await checkGivenRecordNumber(g.tx, table, companyId, given);
-      await storePostingInGroup(g, ctx, plan, stock, stockInfo.locks);
+      await storePostingInGroup(g, ctx, plan, stock);
       // Numbered with the group after every card's work (DESIGN §5); a given number is stored at once.
       return { writeSet, writer: issueCardWriter };
     },

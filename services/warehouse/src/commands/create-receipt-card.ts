@@ -75,7 +75,7 @@ export async function createReceiptCard(
           throw new Error('a receipt is never short of stock');
         },
       );
-      await storePostingInGroup(g, ctx, plan, stock, stockInfo.locks);
+      await storePostingInGroup(g, ctx, plan, stock);
       const rows = input.rows.map((r, i) => ({
         id: crypto.randomUUID(),
         itemId: resolved[i].item.id,
