@@ -111,7 +111,7 @@ export function registerEInvoiceRoutes(
             },
             description: '`draft`, or the delivery status of the issued e-invoice (issue #23)',
           },
-          ETag: { schema: { type: 'string' }, description: 'SHA-256 of the issued bytes (issued only)' },
+          ETag: { schema: { type: 'string' }, description: 'SHA-256 of the issued bytes (every status but draft)' },
         },
         content: xmlDocument,
       },
@@ -123,7 +123,8 @@ export function registerEInvoiceRoutes(
     const doc = await call(c, getSalesEInvoice, { id: idOf(c, 'Sales invoice') });
     return xmlReply(c, 200, doc, {
       'E-Invoice-Status': doc.status,
-      ...(doc.status === 'issued' ? { ETag: `"${doc.sha256}"` } : {}),
+      // The frozen bytes carry their digest whatever the delivery status (issue #35); a draft has none.
+      ...(doc.status !== 'draft' ? { ETag: `"${doc.sha256}"` } : {}),
     });
   });
 

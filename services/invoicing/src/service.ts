@@ -12,6 +12,7 @@ import { SCHEMA } from './persistence/entities.js';
 import { ormOptions } from './persistence/orm-options.js';
 import { registerCompany } from './transport/company.handlers.js';
 import { registerEInvoices } from './transport/e-invoice.handlers.js';
+import { registerInbox } from './transport/inbox.handlers.js';
 import { registerInvoices } from './transport/invoices.handlers.js';
 import { registerLookups } from './transport/lookups.handlers.js';
 import { registerMasterData } from './transport/master-data.handlers.js';
@@ -37,6 +38,7 @@ export async function startInvoicing(config: ServiceConfig): Promise<InvoicingSe
       registerLookups(kit);
       registerInvoices(deps);
       registerEInvoices(deps);
+      registerInbox(deps);
       registerCompany(kit);
     },
     afterStart: async (kit) => {

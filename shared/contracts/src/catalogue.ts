@@ -5,11 +5,13 @@
  * down (the four contracts of a master-data resource).
  */
 import * as accessPoint from './access-point/participants.contract.js';
+import * as accessPointSettings from './access-point/settings.contract.js';
 import * as common from './common.contract.js';
 import { provisionCompany } from './common.contract.js';
 import type { Contract } from './contract.js';
 import * as eInvoiceDelivery from './invoicing/e-invoice-delivery.contract.js';
 import * as eInvoices from './invoicing/e-invoices.contract.js';
+import * as inbox from './invoicing/inbox.contract.js';
 import * as invoices from './invoicing/invoices.contract.js';
 import * as invoicingLookups from './invoicing/lookups.contract.js';
 import * as invoicingMasterData from './invoicing/master-data.contract.js';
@@ -20,9 +22,11 @@ import * as warehouseMasterData from './warehouse/master-data.contract.js';
 
 const modules = [
   accessPoint,
+  accessPointSettings,
   common,
   eInvoiceDelivery,
   eInvoices,
+  inbox,
   invoices,
   invoicingLookups,
   invoicingMasterData,

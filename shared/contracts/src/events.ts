@@ -12,6 +12,7 @@
  */
 import { EInvoiceStatusChangedEvent } from './invoicing/e-invoice-delivery.contract.js';
 import { EInvoiceIssuedEvent } from './invoicing/e-invoices.contract.js';
+import { EInvoiceReceivedEvent } from './invoicing/inbox.contract.js';
 import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import type { z } from './primitives.js';
 import {
@@ -109,6 +110,14 @@ export const EVENT_CONTRACTS: readonly EventContract[] = Object.freeze([
     payload: EInvoiceStatusChangedEvent,
     summary:
       'The delivery status of an issued e-invoice changed (issue #23): issued, queued, sent, delivered, rejected or failed, with the Message Level Status code and reasons.',
+  },
+  {
+    subject: InvoiceEventSubjects.eInvoiceReceived,
+    producer: 'invoicing',
+    version: 1,
+    payload: EInvoiceReceivedEvent,
+    summary:
+      'A received e-invoice was stored in the inbox (status `received`), or its status changed (`booked`, `needs-attention`, `duplicate`) (issue #35).',
   },
 ]);
 

@@ -1,6 +1,7 @@
 /** Every NATS contract of the system and the primitives they are built from. */
 
 export * from './access-point/participants.contract.js';
+export * from './access-point/settings.contract.js';
 export * from './asyncapi.js';
 export * from './catalogue.js';
 export * from './common.contract.js';
@@ -9,6 +10,7 @@ export * from './crud.js';
 export * from './events.js';
 export * from './invoicing/e-invoice-delivery.contract.js';
 export * from './invoicing/e-invoices.contract.js';
+export * from './invoicing/inbox.contract.js';
 export * from './invoicing/invoices.contract.js';
 export * from './invoicing/lookups.contract.js';
 export * from './invoicing/master-data.contract.js';

@@ -16,8 +16,15 @@ import {
   pendingEInvoiceTransmissions,
   reportEInvoiceStatus,
 } from './invoicing/e-invoice-delivery.contract.js';
-import { receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
-import { getSalesInvoice, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
+import {
+  listAccessPointSettings,
+  loadAccessPointSettings,
+  reportAccessPointContact,
+  storeAccessPointSettings,
+} from './access-point/settings.contract.js';
+import { getPurchaseEInvoice, receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
+import { getReceivedEInvoice, storeReceivedEInvoice } from './invoicing/inbox.contract.js';
+import { getPurchaseInvoice, getSalesInvoice, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import { getCompanyProfile, getSalesInvoiceCopySource, resolvePeriod } from './invoicing/lookups.contract.js';
 import {
   bankAccounts,
@@ -165,6 +172,9 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
         resolveCatalog,
         getIssueCard,
         warehouses.get,
+        getReceivedEInvoice,
+        getPurchaseEInvoice,
+        getPurchaseInvoice,
       ),
       ...JS_COMMON,
       ...bucketAccess(MESSAGES_BUCKET),
@@ -185,9 +195,14 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
     publish: [
       ...subjects(
         receivePurchaseEInvoice,
+        storeReceivedEInvoice,
         reportEInvoiceStatus,
         pendingEInvoiceTransmissions,
         findCompanyByPeppolId,
+        loadAccessPointSettings,
+        storeAccessPointSettings,
+        reportAccessPointContact,
+        listAccessPointSettings,
       ),
       ...JS_COMMON,
       `$JS.API.STREAM.INFO.${EVENTS_STREAM_NAME}`,

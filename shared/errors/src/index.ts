@@ -16,6 +16,8 @@ export const ErrorKind = {
   conflict: 'conflict',
   unprocessable: 'unprocessable',
   too_many: 'too_many',
+  /** The company's access point (an upstream provider) refused or failed (issue #35). */
+  bad_gateway: 'bad_gateway',
   unavailable: 'unavailable',
   timeout: 'timeout',
   internal: 'internal',
@@ -36,6 +38,7 @@ export const statusOfKind: Record<ErrorKind, number> = {
   unprocessable: 422,
   too_many: 429,
   internal: 500,
+  bad_gateway: 502,
   unavailable: 503,
   timeout: 504,
 };
@@ -64,6 +67,8 @@ export const ErrorCode = {
   /** 422: a received e-invoice whose buyer is not the calling company (issue #21). */
   EInvoiceNotForThisCompany: 'EInvoiceNotForThisCompany',
   PeppolIdTaken: 'PeppolIdTaken',
+  /** 502: the company's access point answered with an error (issue #35); `extensions.providerCode` carries its code. */
+  AccessPointError: 'AccessPointError',
   /** 429: a rate limit or the bounded authentication queue refused the request (issue #12); `Retry-After` says when to retry. */
   TooManyRequests: 'TooManyRequests',
   /** 422: an `Idempotency-Key` reused with another request (issue #12). */

@@ -20,6 +20,7 @@ import {
 import { purchaseRowSum, purchaseVatSummary } from '../domain/invoice-calculation.js';
 import { resolveRowsCatalog } from '../ports/warehouse.port.js';
 import { type ArchivedDocument, archiveReceived } from '../store/e-invoice.store.js';
+import { markBookedInTx, type NewReceived, recordUploadInTx } from '../store/inbox.store.js';
 import {
   type PurchaseInvoiceWriteSet,
   purchaseInvoiceWriter,
@@ -34,6 +35,12 @@ export interface ReceivedExtras {
   sumTotal: string;
   vatPeriod: string;
   archive: ArchivedDocument;
+  /**
+   * The inbox record this booking settles (issue #35): `{recordId}` of a stored received document, which
+   * becomes `booked` in the same transaction; or `{upload}` for a document a person uploaded, whose record
+   * is made `booked` with it.
+   */
+  inbox: { recordId: string } | { upload: NewReceived };
 }
 
 /**
@@ -148,7 +155,12 @@ export async function createPurchaseInvoice(
       await g.once(`period:${period.id}`, () =>
         lockOpenPeriod(g.tx, period.id, input.periodId ? 'periodId' : 'dateAccounting'),
       );
-      if (received) await archiveReceived(g.tx, companyId, id, received.archive, now);
+      if (received) {
+        await archiveReceived(g.tx, companyId, id, received.archive, now);
+        if ('recordId' in received.inbox)
+          await markBookedInTx(g.tx, companyId, received.inbox.recordId, id, now);
+        else await recordUploadInTx(g.tx, companyId, received.inbox.upload, id, now);
+      }
       // Numbered with the group after every invoice's work (DESIGN §5); a given number is stored at once.
       return { writeSet, writer: purchaseInvoiceWriter };
     },

@@ -15,6 +15,7 @@ import { type Ctx, invalidateMasterData } from '@bm/service-kit';
 import { companyProfile } from '../application/references.js';
 import type { InvoicingDeps } from '../commands/deps.js';
 import { composeAddress } from '../domain/address.js';
+import { inboxSummary } from '../domain/e-invoice/inbox.js';
 import type { EParty, ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { preflight } from '../domain/e-invoice/preflight.js';
@@ -65,11 +66,16 @@ async function supplierPartner(ctx: Ctx, seller: EParty): Promise<string> {
   return id;
 }
 
-/** Books the received document `base64` (its bytes as received). See the module comment. */
+/**
+ * Books the received document `base64` (its bytes as received). See the module comment. `from` says
+ * which inbox record the booking settles (issue #35): a stored record (`recordId`, booked on the day it
+ * was received, `receivedOn`), else the upload of a person, which gets its record with the booking.
+ */
 export async function receivePurchaseEInvoice(
   deps: InvoicingDeps,
   ctx: Ctx,
   base64: string,
+  from: { recordId: string; receivedOn: string } | null = null,
 ): Promise<PurchaseInvoice> {
   const bytes = Buffer.from(base64, 'base64');
   let doc: ReceivedEInvoice;
@@ -103,7 +109,12 @@ export async function receivePurchaseEInvoice(
     (f) => f.rule !== 'PEPPOL-EN16931-R010',
   );
   if (findings.length) throw notValid(findings);
-  const data = purchaseFromEInvoice(doc, company, todayIn(ctx.timeZone ?? profile.timeZone));
+  const data = purchaseFromEInvoice(
+    doc,
+    company,
+    from?.receivedOn ?? todayIn(ctx.timeZone ?? profile.timeZone),
+  );
+  const sha256 = sha256Hex(bytes);
   const partnerId = await supplierPartner(ctx, doc.seller);
   return createPurchaseInvoice(
     deps,
@@ -126,9 +137,22 @@ export async function receivePurchaseEInvoice(
       sumVat: data.sumVat,
       sumTotal: data.sumTotal,
       vatPeriod: data.vatPeriod,
+      inbox: from
+        ? { recordId: from.recordId }
+        : {
+            upload: {
+              ...inboxSummary(doc),
+              channel: 'upload',
+              providerDocumentId: null,
+              bytes,
+              sha256,
+              senderId: formatEndpoint(doc.seller.endpoint),
+              receiverId: formatEndpoint(doc.buyer.endpoint),
+            },
+          },
       archive: {
         bytes,
-        sha256: sha256Hex(bytes),
+        sha256,
         documentType: doc.documentType,
         senderId: formatEndpoint(doc.seller.endpoint),
         receiverId: formatEndpoint(doc.buyer.endpoint),

@@ -15,6 +15,7 @@ import {
   SalesInvoiceEntity,
   SalesInvoiceRowEntity,
 } from './invoice.entities.js';
+import { AccessPointSettingsEntity, ReceivedEInvoiceEntity } from './inbox.entities.js';
 import {
   BankAccountEntity,
   CodeListEntity,
@@ -26,6 +27,7 @@ import {
 } from './master-data.entities.js';
 import { SCHEMA } from './schema.js';
 
+export * from './inbox.entities.js';
 export * from './invoice.entities.js';
 export * from './master-data.entities.js';
 export { SCHEMA };
@@ -60,6 +62,8 @@ export const entities = [
   PurchaseInvoiceRowEntity,
   EInvoiceDocumentEntity,
   EInvoiceStatusChangeEntity,
+  ReceivedEInvoiceEntity,
+  AccessPointSettingsEntity,
   AccountingEntryEntity,
   OutboxEntity,
   ProcessedEventEntity,

@@ -6,9 +6,7 @@
  */
 import { defineContract } from '../contract.js';
 import { z } from '../primitives.js';
-
-export const AccessPointTransport = z.enum(['loopback', 'phoss', 'folder']);
-export type AccessPointTransport = z.infer<typeof AccessPointTransport>;
+import { AccessPointTransport } from './settings.contract.js';
 
 /** `access-point.participants.get`: `registered` true/false, or null when the transport cannot tell. */
 export const getParticipant = defineContract({

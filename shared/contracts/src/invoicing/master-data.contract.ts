@@ -2,7 +2,7 @@
  * Invoicing-owned master data (DESIGN §4, §6): partners, VAT codes with paragraphs, accounting periods,
  * bank accounts and the simple code lists. Subjects `invoicing.<resource>.<verb>`.
  */
-import { AccessPointTransport } from '../access-point/participants.contract.js';
+import { AccessPointTransport } from '../access-point/settings.contract.js';
 import { defineContract } from '../contract.js';
 import { CodeList, CodeListInput, crudContracts } from '../crud.js';
 import { Bool, Country, DateOnly, decimal, Guid, Iban, Int, PeppolId, Text, z } from '../primitives.js';
