@@ -28,7 +28,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInfrastructure, freePort, writeSecret } from '@bm/testing/infra';
@@ -169,8 +169,14 @@ const dbUrls = process.env.DATABASE_URL
   : await ensureDbRoles(join(local, 'data'), infra.databaseUrl).catch((e: Error) =>
       fail(`creating the database roles: ${e.message}`),
     );
+// The key that encrypts each company's access-point secrets at rest (issue #35): generated once for the
+// local default and kept in .local (with the data it protects), unless SECRETS_KEY(_FILE) is given.
+const secretsKeyFile = join(local, 'secrets-key');
+if (!process.env.SECRETS_KEY && !process.env.SECRETS_KEY_FILE && !existsSync(secretsKeyFile))
+  writeFileSync(secretsKeyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
 const env = {
   ...process.env,
+  ...(process.env.SECRETS_KEY || process.env.SECRETS_KEY_FILE ? {} : { SECRETS_KEY_FILE: secretsKeyFile }),
   DATABASE_URL: infra.databaseUrl,
   NATS_URL: infra.natsUrl,
   ADMIN_TOKEN: adminToken,

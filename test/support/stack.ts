@@ -3,6 +3,7 @@
  * replicas) and the gateway app, driven with `app.request()`. Each stack gets its own database.
  */
 
+import { randomBytes } from 'node:crypto';
 import { type BmClient, authHeaders as clientAuthHeaders, createBmClient } from '@bm/client';
 import type { NatsUserName } from '@bm/contracts';
 import { createLogger } from '@bm/logger';
@@ -59,6 +60,8 @@ export interface Stack {
    * own (`PEPPOL_CONSUMER`, unique per call unless given); stopped with the stack unless stopped before.
    */
   startAccessPoint(env?: Record<string, string>): Promise<RunningAccessPoint>;
+  /** The `SECRETS_KEY` every connector of this stack gets (issue #35), base64. */
+  secretsKey: string;
   /** Creates a company through `POST /admin/companies` and returns a client bound to it. */
   company(input?: Partial<CreateCompanyInput>): Promise<Client>;
   stop(): Promise<void>;
@@ -319,6 +322,7 @@ export async function startStack(
   const identity = new IdentityService(orm, nc);
   const authStores: pg.Pool[] = [];
   const accessPoints: RunningAccessPoint[] = [];
+  const secretsKey = randomBytes(32).toString('base64');
   /** One gateway app on the stack's database and NATS; each has its own caches, as a replica does. */
   const gatewayApp = () => {
     const authStore = new pg.Pool({ connectionString: roleUrls.gateway, max: 3 });
@@ -373,6 +377,7 @@ export async function startStack(
     gatewayReplica: gatewayApp,
     replicas,
     startReplica,
+    secretsKey,
     startAccessPoint: async (env = {}) => {
       const ap = await startAccessPoint(
         accessPointConfig({
@@ -381,6 +386,10 @@ export async function startStack(
           LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
           PEPPOL_CONSUMER: `ap-${crypto.randomUUID().slice(0, 8)}`,
           PEPPOL_FORWARDING_PORT: '0',
+          // Issue #35: quick retries and polls in tests; one key for every connector of this stack.
+          PEPPOL_RETRY_BASE_MS: '500',
+          SAPI_POLL_MS: '100',
+          SECRETS_KEY: secretsKey,
           ...env,
         }),
       );

@@ -111,7 +111,10 @@ export function registerEInvoiceRoutes(
             },
             description: '`draft`, or the delivery status of the issued e-invoice (issue #23)',
           },
-          ETag: { schema: { type: 'string' }, description: 'SHA-256 of the issued bytes (every status but draft)' },
+          ETag: {
+            schema: { type: 'string' },
+            description: 'SHA-256 of the issued bytes (every status but draft)',
+          },
         },
         content: xmlDocument,
       },

@@ -83,7 +83,8 @@ export const inboxOperations: Operation[] = [
   {
     method: 'put',
     path: '/1.6/company/access-point',
-    summary: "Set the company's access point: `{transport: \"sapi\", url, clientId, clientSecret, scope?}` or `{transport: \"default\"}`",
+    summary:
+      'Set the company\'s access point: `{transport: "sapi", url, clientId, clientSecret, scope?}` or `{transport: "default"}`',
     description:
       'The secret is write-only: stored encrypted (AES-256-GCM), never returned. A PUT without `clientSecret` keeps the stored one. `url` is the SAPI-SK base up to the version path (`…/sapi/v1` or `…/sapi`), https unless on loopback. 400 naming the field.',
     tag: 'Company',
@@ -96,7 +97,8 @@ export const inboxOperations: Operation[] = [
     method: 'post',
     path: '/1.6/company/access-point/test',
     summary: "Test the company's SAPI-SK provider: mint a token and list the mailbox once",
-    description: "200 with the number of documents waiting; 502 AccessPointError with the provider's code and message.",
+    description:
+      "200 with the number of documents waiting; 502 AccessPointError with the provider's code and message.",
     tag: 'Company',
     reply: testAccessPointSettings.reply,
     xmlRoot: 'AccessPointTest',
@@ -137,10 +139,12 @@ export function registerInboxDocumentRoute(
   } as any);
   app.get('/1.6/purchase/e-invoices/:id', authenticate, async (c) => {
     const id = c.req.param('id') ?? '';
-    if (!isGuid(id)) throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, 'Received e-invoice not found');
+    if (!isGuid(id))
+      throw new AppError(ErrorKind.not_found, ErrorCode.NotFound, 'Received e-invoice not found');
     const accept = c.req.header('accept')?.trim();
     const ranges = accept ? parseAccept(accept).map((r) => r.type) : [];
-    const json = ranges.includes('application/json') && !ranges.some((t) => t === 'application/xml' || t === 'text/xml');
+    const json =
+      ranges.includes('application/json') && !ranges.some((t) => t === 'application/xml' || t === 'text/xml');
     if (!json && accept && !ranges.some((t) => XML_RANGES.includes(t)))
       throw new AppError(
         ErrorKind.not_acceptable,

@@ -2,6 +2,7 @@
 import { AccessPointTransport } from '@bm/contracts';
 import { parseEnv, ServiceEnv } from '@bm/service-kit';
 import { z } from 'zod';
+import { keyBytes } from './domain/secrets.js';
 
 export const AccessPointEnv = ServiceEnv.pick({
   NATS_URL: true,
@@ -35,6 +36,30 @@ export const AccessPointEnv = ServiceEnv.pick({
   PEPPOL_ACK_WAIT_S: z.coerce.number().int().min(1).max(3600).default(60),
   /** How often transmissions in the network are followed (phoss), ms; doubled per transmission up to 5 min. */
   PEPPOL_FOLLOW_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+  /**
+   * Sending retries (issue #35): deliveries of one issued event before it is `failed`, and the first
+   * back-off (doubled per try up to 60 s; a provider's `Retry-After` is honoured). 6 tries from 4 s give
+   * up after about two minutes.
+   */
+  PEPPOL_SEND_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  PEPPOL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(4000),
+  /** SAPI-SK 1.0 (issue #35): the deployment's default provider, for companies on `default`. */
+  SAPI_URL: z.string().url().optional(),
+  SAPI_CLIENT_ID: z.string().min(1).optional(),
+  SAPI_CLIENT_SECRET: z.string().min(1).optional(),
+  SAPI_SCOPE: z.string().min(1).optional(),
+  /** How often each company's SAPI-SK mailbox is polled, ms. */
+  SAPI_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  /** How long one SAPI-SK call may take, ms. */
+  SAPI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  /**
+   * The key that encrypts each company's access-point secret at rest (AES-256-GCM): 32 bytes, base64 or
+   * hex (`SECRETS_KEY_FILE` to read it from a file). Without it, per-company secrets cannot be set.
+   */
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => keyBytes(v) !== null, { message: 'must be 32 bytes, base64 or 64 hex digits' })
+    .optional(),
 });
 export type AccessPointConfig = z.infer<typeof AccessPointEnv>;
 
@@ -51,7 +76,9 @@ export function loadConfig(
       ? (['PEPPOL_AP_URL', 'PEPPOL_AP_TOKEN', 'PEPPOL_FORWARDING_SECRET'] as const).filter((k) => !c[k])
       : c.PEPPOL_AP === 'folder'
         ? (['PEPPOL_OUTBOX_DIR', 'PEPPOL_INBOX_DIR'] as const).filter((k) => !c[k])
-        : [];
+        : c.PEPPOL_AP === 'sapi'
+          ? (['SAPI_URL', 'SAPI_CLIENT_ID', 'SAPI_CLIENT_SECRET'] as const).filter((k) => !c[k])
+          : [];
   if (missing.length)
     throw new Error(`invalid configuration: PEPPOL_AP=${c.PEPPOL_AP} needs ${missing.join(', ')}`);
   return c;

@@ -26,15 +26,20 @@ import {
 } from '@bm/telemetry';
 import { AckPolicy, DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Svcm } from '@nats-io/services';
+import { CompanyAccess } from './application/company-access.js';
 import { companyOf, receiveDocument } from './application/inbound.js';
+import { startMailboxPolling } from './application/mailbox.js';
 import { deliver, giveUp, reportOutcome } from './application/outbound.js';
+import { serveSettings } from './application/settings-endpoints.js';
 import type { AccessPointConfig } from './config.js';
 import { folderTransport } from './transports/folder.js';
 import { loopbackTransport } from './transports/loopback.js';
 import { phossTransport } from './transports/phoss.js';
+import { routedTransport, sapiDefaultTransport } from './transports/routed.js';
+import { RetryLater } from './transports/sapi/send.js';
 import type { Transport } from './transports/transport.js';
 
-/** Deliveries of one event before the connector gives up and reports `failed`. */
+/** Deliveries of one event before the connector gives up and reports `failed` (default of PEPPOL_SEND_ATTEMPTS). */
 export const MAX_ATTEMPTS = 6;
 
 export interface RunningAccessPoint {
@@ -73,6 +78,8 @@ function transportOf(
         companyOf: lookup,
         onError: (e) => log.warn({ err: e.message }, 'inbox scan failed; retrying'),
       });
+    case 'sapi':
+      return sapiDefaultTransport();
     default:
       return loopbackTransport({ companyOf: lookup });
   }
@@ -90,14 +97,21 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
       : undefined;
   const nc = await connect(natsOptions(config, 'access-point'));
   let forwardingPort: number | undefined;
-  const transport = transportOf(config, nc, (p) => (forwardingPort = p), log);
+  // Issue #35: each company's own access point (SAPI-SK) before the deployment's transport.
+  const access = new CompanyAccess(nc, config);
+  const transport = routedTransport(
+    transportOf(config, nc, (p) => (forwardingPort = p), log),
+    access,
+  );
   const stopInbound = await transport.startInbound(async (bytes, via) => {
-    const r = await receiveDocument(nc, bytes);
+    const r = await receiveDocument(nc, bytes, via);
     log.info(
       {
         via,
         ok: r.ok,
-        ...(r.ok ? { companyId: r.companyId, duplicate: r.duplicate } : { code: r.code, reason: r.reason }),
+        ...(r.ok
+          ? { companyId: r.companyId, recordId: r.recordId, status: r.status, duplicate: r.duplicate }
+          : { code: r.code, reason: r.reason }),
       },
       'received document',
     );
@@ -111,6 +125,15 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
     async ({ peppolId }) => ({ transport: transport.name, registered: await transport.registered(peppolId) }),
     { log, nc, instance: service.info().id },
   );
+  serveSettings(service, access, { log, nc, instance: service.info().id });
+  const stopMailboxes = startMailboxPolling({
+    nc,
+    access,
+    log,
+    pollMs: config.SAPI_POLL_MS,
+    timeoutMs: config.SAPI_TIMEOUT_MS,
+    includeDefault: config.PEPPOL_AP === 'sapi',
+  });
 
   let stopped = false;
   let messages: { stop(): void } | undefined;
@@ -130,7 +153,7 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
       m.ack();
     } catch (e) {
       const reason = (e as Error).message;
-      if (m.info.deliveryCount >= MAX_ATTEMPTS) {
+      if (m.info.deliveryCount >= config.PEPPOL_SEND_ATTEMPTS) {
         await giveUp(nc, event, reason).then(
           () => m.ack(),
           () => m.nak(30_000),
@@ -141,7 +164,9 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
           { err: reason, invoiceId: event.invoiceId, deliveries: m.info.deliveryCount },
           'e-invoice transmission failed; retrying',
         );
-        m.nak(Math.min(1000 * 2 ** m.info.deliveryCount, 60_000));
+        // Doubling back-off up to 60 s; a provider's Retry-After (429, 503) when it asks for longer.
+        const backoff = Math.min(config.PEPPOL_RETRY_BASE_MS * 2 ** (m.info.deliveryCount - 1), 60_000);
+        m.nak(Math.max(backoff, e instanceof RetryLater ? (e.retryAfterMs ?? 0) : 0));
       }
     }
   };
@@ -160,7 +185,7 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
             ack_policy: AckPolicy.Explicit,
             deliver_policy: DeliverPolicy.All,
             ack_wait: config.PEPPOL_ACK_WAIT_S * 1_000_000_000,
-            max_deliver: MAX_ATTEMPTS + 5,
+            max_deliver: config.PEPPOL_SEND_ATTEMPTS + 5,
           });
         const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, config.PEPPOL_CONSUMER);
         const iter = await consumer.consume({ max_messages: 20 });
@@ -232,7 +257,7 @@ export async function startAccessPoint(config: AccessPointConfig): Promise<Runni
       stopped = true;
       if (followTimer) clearInterval(followTimer);
       messages?.stop();
-      await Promise.all([consume, following]);
+      await Promise.all([consume, following, stopMailboxes()]);
       await stopInbound();
       await service.stop().catch(() => undefined);
       await nc.drain().catch(() => undefined);

@@ -10,18 +10,19 @@
  * The table is data: `natsAuthorization` in `@bm/testing/nats-auth` turns it into nats-server
  * configuration, and docs/operations.md describes it.
  */
-import type { Contract } from './contract.js';
-import {
-  findCompanyByPeppolId,
-  pendingEInvoiceTransmissions,
-  reportEInvoiceStatus,
-} from './invoicing/e-invoice-delivery.contract.js';
+
 import {
   listAccessPointSettings,
   loadAccessPointSettings,
   reportAccessPointContact,
   storeAccessPointSettings,
 } from './access-point/settings.contract.js';
+import type { Contract } from './contract.js';
+import {
+  findCompanyByPeppolId,
+  pendingEInvoiceTransmissions,
+  reportEInvoiceStatus,
+} from './invoicing/e-invoice-delivery.contract.js';
 import { getPurchaseEInvoice, receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
 import { getReceivedEInvoice, storeReceivedEInvoice } from './invoicing/inbox.contract.js';
 import { getPurchaseInvoice, getSalesInvoice, InvoiceEventSubjects } from './invoicing/invoices.contract.js';

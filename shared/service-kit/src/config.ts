@@ -48,7 +48,14 @@ export type ServiceEnv = z.infer<typeof ServiceEnv>;
  * Variables that may instead be given as a file (`<NAME>_FILE`, the Docker secrets convention; issue #12):
  * the file's content, without its trailing newline, is the value.
  */
-const SECRET_VARIABLES = ['DATABASE_URL', 'NATS_PASSWORD', 'ADMIN_TOKEN'];
+const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'NATS_PASSWORD',
+  'ADMIN_TOKEN',
+  // Issue #35: the access-point connector's key for stored secrets and its default SAPI-SK secret.
+  'SECRETS_KEY',
+  'SAPI_CLIENT_SECRET',
+];
 
 /** `env` with each `<NAME>_FILE` of {@link SECRET_VARIABLES} read into `<NAME>` (unless `<NAME>` is set). */
 function withSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {

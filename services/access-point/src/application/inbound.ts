@@ -1,13 +1,12 @@
 /**
- * Received documents (issue #23): every transport ends here. The receiving company is the one whose
- * `peppolId` is the document's receiver endpoint (the SBDH receiver, else the UBL's BT-49); the UBL is
- * taken out of the SBD without changing a byte and booked through `invoicing.purchase-e-invoices.receive`
- * (which archives those bytes). A document received before is answered as taken (nothing is stored
- * twice); a refusal carries a reason the access point can report to the sender (`FD` not deliverable
- * here, `BV` business rules, `SV` not a readable document).
+ * Received documents (issues #23, #35): every transport ends here. The receiving company is the mailbox's
+ * owner (SAPI-SK), else the one whose `peppolId` is the document's receiver endpoint (the SBDH receiver,
+ * else the UBL's BT-49); the UBL is taken out of the SBD without changing a byte and stored in that
+ * company's inbox (`invoicing.received-e-invoices.store`), which books it. A document received before is
+ * answered as taken (nothing is stored twice); only a document for no company here (`FD`) or not a
+ * document at all (`SV`) is refused back.
  */
-import { findCompanyByPeppolId, receivePurchaseEInvoice } from '@bm/contracts';
-import { AppError, ErrorCode } from '@bm/errors';
+import { findCompanyByPeppolId, storeReceivedEInvoice } from '@bm/contracts';
 import { type NatsConnection, request } from '@bm/messaging';
 import { openSbd } from '../domain/peppol.js';
 import type { InboundResult } from '../transports/transport.js';
@@ -23,54 +22,72 @@ export async function companyOf(nc: NatsConnection, endpoint: string): Promise<s
   return r.companyId;
 }
 
+/** The inbox channel of a transport's `via` (`folder:<file>` → `folder`). */
+const channelOf = (via: string): 'sapi' | 'phoss' | 'folder' | 'loopback' => {
+  const c = via.split(':')[0];
+  return c === 'sapi' || c === 'phoss' || c === 'folder' ? c : 'loopback';
+};
+
 /**
- * Books one received document. Resolves to taken or refused; rejects on a transient failure (a service
- * down), so the transport retries later.
+ * Stores one received document in the receiving company's inbox (issue #35: store first, then book;
+ * one that cannot be booked is kept as `needs-attention`, never refused back). `companyId` is known for a
+ * mailbox (SAPI-SK); otherwise the receiver endpoint names it. Resolves to stored, or refused when the
+ * document is for no company here or is not a document at all; rejects on a transient failure (a service
+ * down, or the booking of a stored document interrupted), so the transport delivers it again.
  */
-export async function receiveDocument(nc: NatsConnection, bytes: Buffer): Promise<InboundResult> {
-  let opened: ReturnType<typeof openSbd>;
-  try {
-    opened = openSbd(bytes);
-  } catch (e) {
-    return { ok: false, status: 400, code: 'SV', reason: `not a readable document: ${(e as Error).message}` };
-  }
-  if (!opened.receiver)
-    return { ok: false, status: 422, code: 'FD', reason: 'the document names no receiver endpoint' };
-  const companyId = await companyOf(nc, opened.receiver);
-  if (!companyId)
-    return {
-      ok: false,
-      status: 404,
-      code: 'FD',
-      reason: `no company here has the Peppol id ${opened.receiver}`,
-    };
-  try {
-    const inv = await request(
-      nc,
-      receivePurchaseEInvoice,
-      { document: opened.ubl.toString('base64') },
-      { companyId, requestId: crypto.randomUUID() },
-      { timeoutMs: 30_000 },
-    );
-    return { ok: true, duplicate: false, companyId, purchaseInvoiceId: inv.id };
-  } catch (e) {
-    if (!(e instanceof AppError)) throw e;
-    if (e.code === ErrorCode.DuplicateRecordNumber)
-      return { ok: true, duplicate: true, companyId, purchaseInvoiceId: null };
-    if (e.kind === 'invalid' || e.kind === 'unprocessable') {
-      const detail = e.errors?.length
-        ? `${e.message}: ${e.errors.map((x) => `${x.path} ${x.message}`).join('; ')}`
-        : e.message;
-      const code =
-        e.code === ErrorCode.EInvoiceNotValid
-          ? 'BV'
-          : e.code === ErrorCode.EInvoiceNotForThisCompany
-            ? 'FD'
-            : e.kind === 'invalid'
-              ? 'SV'
-              : 'BV';
-      return { ok: false, status: e.kind === 'invalid' ? 400 : 422, code, reason: detail };
+export async function receiveDocument(
+  nc: NatsConnection,
+  bytes: Buffer,
+  via: string,
+  known: {
+    companyId: string;
+    providerDocumentId: string | null;
+    senderId: string | null;
+    receiverId: string | null;
+  } | null = null,
+): Promise<InboundResult> {
+  let ubl = bytes;
+  let receiver = known?.receiverId ?? null;
+  const sender = known?.senderId ?? null;
+  if (!known) {
+    let opened: ReturnType<typeof openSbd>;
+    try {
+      opened = openSbd(bytes);
+    } catch (e) {
+      return {
+        ok: false,
+        status: 400,
+        code: 'SV',
+        reason: `not a readable document: ${(e as Error).message}`,
+      };
     }
-    throw e;
+    if (!opened.receiver)
+      return { ok: false, status: 422, code: 'FD', reason: 'the document names no receiver endpoint' };
+    ubl = opened.ubl;
+    receiver = opened.receiver;
   }
+  const companyId = known?.companyId ?? (receiver ? await companyOf(nc, receiver) : null);
+  if (!companyId)
+    return { ok: false, status: 404, code: 'FD', reason: `no company here has the Peppol id ${receiver}` };
+  const r = await request(
+    nc,
+    storeReceivedEInvoice,
+    {
+      document: ubl.toString('base64'),
+      channel: channelOf(via),
+      providerDocumentId: known?.providerDocumentId ?? null,
+      senderParticipantId: sender,
+      receiverParticipantId: receiver,
+    },
+    { companyId, requestId: crypto.randomUUID() },
+    { timeoutMs: 30_000 },
+  );
+  return {
+    ok: true,
+    duplicate: !r.stored,
+    companyId,
+    recordId: r.id,
+    status: r.status,
+    purchaseInvoiceId: r.purchaseInvoiceId,
+  };
 }

@@ -47,7 +47,12 @@ export async function reportOutcome(
     outcome.status === 'sent' ||
     outcome.status === 'delivered' ||
     (outcome.status === 'rejected' && outcome.sent);
-  if (wentOut) await report(nc, t, 'sent');
+  // The access point's own id of the document (SAPI-SK's providerDocumentId) replaces the derived one.
+  const sent =
+    outcome.status === 'sent' && outcome.transmissionId
+      ? { ...t, transmissionId: outcome.transmissionId }
+      : t;
+  if (wentOut) await report(nc, sent, 'sent');
   if (outcome.status === 'delivered') await report(nc, t, 'delivered', { mls: outcome.mls });
   else if (outcome.status === 'rejected')
     await report(nc, t, 'rejected', { mls: outcome.sent ? 'RE' : undefined, reasons: outcome.reasons });

@@ -26,14 +26,26 @@ export interface Outbound {
  */
 export type Outcome =
   | { status: 'pending' }
-  | { status: 'sent' }
+  /** `transmissionId`: the access point's own id of the document, when it gives one (SAPI-SK). */
+  | { status: 'sent'; transmissionId?: string }
   | { status: 'delivered'; mls: 'AP' | 'AB' }
   | { status: 'rejected'; sent: boolean; reasons: DeliveryReason[] }
   | { status: 'failed'; reasons: DeliveryReason[] };
 
-/** The answer to a received document: taken (also when it was taken before), or refused with a reason. */
+/**
+ * The answer to a received document: stored (also when it was stored before: `duplicate`), with the inbox
+ * record's status (issue #35: `needs-attention` is taken too, never refused back), or refused with a
+ * reason (only a document for no company of this deployment, or one that is not a document at all).
+ */
 export type InboundResult =
-  | { ok: true; duplicate: boolean; companyId: string; purchaseInvoiceId: string | null }
+  | {
+      ok: true;
+      duplicate: boolean;
+      companyId: string;
+      recordId: string;
+      status: string;
+      purchaseInvoiceId: string | null;
+    }
   | { ok: false; status: 400 | 404 | 422; code: string; reason: string };
 
 /** Books one received document (a Standard Business Document or a bare UBL). */

@@ -15,14 +15,13 @@ import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import type { Ctx } from '@bm/service-kit';
 import type { z } from 'zod';
 import { companyProfile } from '../application/references.js';
-import { type InboxProblem, inboxSummary, problemsOf, sameInvoiceAgain } from '../domain/e-invoice/inbox.js';
+import { type InboxProblem, inboxSummary, problemsOf } from '../domain/e-invoice/inbox.js';
 import type { ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
-import { supplierKey } from '../domain/e-invoice/to-purchase-invoice.js';
 import { readUbl } from '../domain/e-invoice/ubl-read.js';
-import { EInvoiceDocumentEntity, PurchaseInvoiceEntity } from '../persistence/entities.js';
 import { sha256Hex } from '../store/e-invoice.store.js';
 import {
+  bookedOriginal,
   findReceived,
   type InboxRow,
   listReceived,
@@ -46,12 +45,16 @@ function readOrNull(bytes: Buffer): ReceivedEInvoice | null {
 
 /** The calendar date of `at` in `timeZone` (`YYYY-MM-DD`). */
 const dayIn = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    at,
+  );
 
 /** Kinds of a booking failure that say nothing about the document: retried, never `needs-attention`. */
 const TRANSIENT: readonly string[] = [ErrorKind.unavailable, ErrorKind.timeout, ErrorKind.internal];
 
-type Booking = { ok: true; invoice: PurchaseInvoice | null } | { ok: false; error: AppError; problems: InboxProblem[] };
+type Booking =
+  | { ok: true; invoice: PurchaseInvoice | null }
+  | { ok: false; error: AppError; problems: InboxProblem[] };
 
 /**
  * Books stored record `row` once. Resolves to the purchase invoice, or to the refusal that made the record
@@ -79,7 +82,7 @@ async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow): Promise<Booki
     const now = new Date();
     const doc = readOrNull(bytes);
     if (e.code === ErrorCode.DuplicateRecordNumber && doc) {
-      const original = await bookedOriginal(ctx, doc);
+      const original = await bookedOriginal(ctx.em, doc);
       const problems: InboxProblem[] = [
         {
           rule: ErrorCode.DuplicateRecordNumber,
@@ -90,7 +93,13 @@ async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow): Promise<Booki
         },
       ];
       if (original?.same) {
-        await markOutcome(ctx.em, ctx.companyId!, row.id, { status: 'duplicate', purchaseInvoiceId: original.id, problems }, now);
+        await markOutcome(
+          ctx.em,
+          ctx.companyId!,
+          row.id,
+          { status: 'duplicate', purchaseInvoiceId: original.id, problems },
+          now,
+        );
         deps.kickOutbox();
         return { ok: false, error: e, problems };
       }
@@ -103,24 +112,6 @@ async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow): Promise<Booki
     deps.kickOutbox();
     return { ok: false, error: e, problems };
   }
-}
-
-/** The purchase invoice booked from this supplier's earlier document with the same BT-1, and whether it is the same invoice. */
-async function bookedOriginal(ctx: Ctx, doc: ReceivedEInvoice) {
-  const archived = await ctx.em.findOne(
-    EInvoiceDocumentEntity,
-    { direction: 'received', partyKey: supplierKey(doc.seller), externalNumber: doc.id },
-    { disableIdentityMap: true },
-  );
-  if (!archived) return null;
-  const inv = await ctx.em.findOne(PurchaseInvoiceEntity, { id: archived.documentId }, { disableIdentityMap: true });
-  if (!inv) return null;
-  const same = sameInvoiceAgain(inboxSummary(doc), {
-    dateCreated: String(inv.dateCreated).slice(0, 10),
-    currency: inv.currency1,
-    sumTotal: String(inv.sumTotal),
-  });
-  return { id: inv.id, recordNumber: inv.recordNumber, same };
 }
 
 /** `invoicing.received-e-invoices.store`: see the module comment and the contract. */
@@ -160,13 +151,23 @@ export async function bookAgain(deps: InvoicingDeps, ctx: Ctx, id: string): Prom
   const row = await findReceived(ctx.em, id);
   if (!row) throw notFound('Received e-invoice');
   if (row.status === 'booked' || row.status === 'duplicate')
-    throw new AppError(ErrorKind.conflict, ErrorCode.InvalidState, `this received e-invoice is ${row.status} already`, {
-      errors: [{ path: 'status', message: row.status }],
-      extensions: { purchaseInvoiceId: row.purchaseInvoiceId },
-    });
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      `this received e-invoice is ${row.status} already`,
+      {
+        errors: [{ path: 'status', message: row.status }],
+        extensions: { purchaseInvoiceId: row.purchaseInvoiceId },
+      },
+    );
   const r = await book(deps, ctx, row);
   if (r.ok && r.invoice) return r.invoice;
-  if (r.ok) throw new AppError(ErrorKind.conflict, ErrorCode.InvalidState, 'this received e-invoice is booked already');
+  if (r.ok)
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      'this received e-invoice is booked already',
+    );
   throw new AppError(
     ErrorKind.unprocessable,
     r.error.kind === ErrorKind.unprocessable ? r.error.code : ErrorCode.EInvoiceNotValid,

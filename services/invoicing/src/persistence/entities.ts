@@ -6,6 +6,7 @@
  */
 import { accountingEntryEntity, ordnerCounterEntity, ordnerEntity, outboxEntity } from '@bm/service-kit';
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { AccessPointSettingsEntity, ReceivedEInvoiceEntity } from './inbox.entities.js';
 import {
   EInvoiceDocumentEntity,
   EInvoiceStatusChangeEntity,
@@ -15,7 +16,6 @@ import {
   SalesInvoiceEntity,
   SalesInvoiceRowEntity,
 } from './invoice.entities.js';
-import { AccessPointSettingsEntity, ReceivedEInvoiceEntity } from './inbox.entities.js';
 import {
   BankAccountEntity,
   CodeListEntity,

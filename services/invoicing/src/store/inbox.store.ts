@@ -5,14 +5,26 @@
 import {
   type EInvoiceReceivedEvent,
   InvoiceEventSubjects,
+  type ReceiveChannel,
   type ReceivedEInvoiceRecord,
   type ReceivedEInvoiceStatus,
-  type ReceiveChannel,
 } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { type EntityManager, enqueueEvent } from '@bm/service-kit';
-import type { InboxProblem, InboxSummary } from '../domain/e-invoice/inbox.js';
-import { OutboxEntity, ReceivedEInvoiceEntity } from '../persistence/entities.js';
+import {
+  type InboxProblem,
+  type InboxSummary,
+  inboxSummary,
+  sameInvoiceAgain,
+} from '../domain/e-invoice/inbox.js';
+import type { ReceivedEInvoice } from '../domain/e-invoice/model.js';
+import { supplierKey } from '../domain/e-invoice/to-purchase-invoice.js';
+import {
+  EInvoiceDocumentEntity,
+  OutboxEntity,
+  PurchaseInvoiceEntity,
+  ReceivedEInvoiceEntity,
+} from '../persistence/entities.js';
 
 export type InboxRow = InstanceType<typeof ReceivedEInvoiceEntity.class>;
 
@@ -48,7 +60,13 @@ export function recordOf(r: InboxRow): ReceivedEInvoiceRecord {
   };
 }
 
-function receivedEvent(companyId: string, r: Pick<InboxRow, 'id' | 'status' | 'channel' | 'senderId' | 'senderName' | 'invoiceNumber' | 'purchaseInvoiceId'>): EInvoiceReceivedEvent {
+function receivedEvent(
+  companyId: string,
+  r: Pick<
+    InboxRow,
+    'id' | 'status' | 'channel' | 'senderId' | 'senderName' | 'invoiceNumber' | 'purchaseInvoiceId'
+  >,
+): EInvoiceReceivedEvent {
   return {
     eventId: crypto.randomUUID(),
     companyId,
@@ -173,11 +191,38 @@ export async function markBookedInTx(
     { status: 'booked', purchaseInvoiceId, problems: [], updatedAt: now },
   );
   if (!n)
-    throw new AppError(ErrorKind.conflict, ErrorCode.InvalidState, 'this received e-invoice is booked already', {
-      errors: [{ path: 'id', message: 'booked already' }],
-    });
-  const row = await tx.findOne(ReceivedEInvoiceEntity, { id }, { disableIdentityMap: true, fields: ['id', 'status', 'channel', 'senderId', 'senderName', 'invoiceNumber', 'purchaseInvoiceId'] as any });
-  if (row) enqueueEvent(tx, OutboxEntity, companyId, InvoiceEventSubjects.eInvoiceReceived, receivedEvent(companyId, row));
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      'this received e-invoice is booked already',
+      {
+        errors: [{ path: 'id', message: 'booked already' }],
+      },
+    );
+  const row = await tx.findOne(
+    ReceivedEInvoiceEntity,
+    { id },
+    {
+      disableIdentityMap: true,
+      fields: [
+        'id',
+        'status',
+        'channel',
+        'senderId',
+        'senderName',
+        'invoiceNumber',
+        'purchaseInvoiceId',
+      ] as any,
+    },
+  );
+  if (row)
+    enqueueEvent(
+      tx,
+      OutboxEntity,
+      companyId,
+      InvoiceEventSubjects.eInvoiceReceived,
+      receivedEvent(companyId, row),
+    );
 }
 
 /**
@@ -219,7 +264,9 @@ export async function markOutcome(
   em: EntityManager,
   companyId: string,
   id: string,
-  outcome: { status: 'needs-attention'; problems: InboxProblem[] } | { status: 'duplicate'; purchaseInvoiceId: string; problems: InboxProblem[] },
+  outcome:
+    | { status: 'needs-attention'; problems: InboxProblem[] }
+    | { status: 'duplicate'; purchaseInvoiceId: string; problems: InboxProblem[] },
   now: Date,
 ): Promise<void> {
   await em.fork().transactional(async (tx) => {
@@ -234,7 +281,40 @@ export async function markOutcome(
       },
     );
     if (!n) return;
-    const row = await tx.findOne(ReceivedEInvoiceEntity, { id }, { disableIdentityMap: true, exclude: ['bytes'] as any });
-    if (row) enqueueEvent(tx, OutboxEntity, companyId, InvoiceEventSubjects.eInvoiceReceived, receivedEvent(companyId, row));
+    const row = await tx.findOne(
+      ReceivedEInvoiceEntity,
+      { id },
+      { disableIdentityMap: true, exclude: ['bytes'] as any },
+    );
+    if (row)
+      enqueueEvent(
+        tx,
+        OutboxEntity,
+        companyId,
+        InvoiceEventSubjects.eInvoiceReceived,
+        receivedEvent(companyId, row),
+      );
   });
+}
+
+/** The purchase invoice booked from this supplier's earlier document with the same BT-1, and whether it is the same invoice. */
+export async function bookedOriginal(em: EntityManager, doc: ReceivedEInvoice) {
+  const archived = await em.findOne(
+    EInvoiceDocumentEntity,
+    { direction: 'received', partyKey: supplierKey(doc.seller), externalNumber: doc.id },
+    { disableIdentityMap: true },
+  );
+  if (!archived) return null;
+  const inv = await em.findOne(
+    PurchaseInvoiceEntity,
+    { id: archived.documentId },
+    { disableIdentityMap: true },
+  );
+  if (!inv) return null;
+  const same = sameInvoiceAgain(inboxSummary(doc), {
+    dateCreated: String(inv.dateCreated).slice(0, 10),
+    currency: inv.currency1,
+    sumTotal: String(inv.sumTotal),
+  });
+  return { id: inv.id, recordNumber: inv.recordNumber, same };
 }

@@ -12,16 +12,20 @@ import {
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
-import * as settings from '../commands/access-point-settings.js';
 import type { InvoicingDeps } from '../commands/deps.js';
 import * as inbox from '../commands/inbox.js';
+import * as settings from '../store/access-point-settings.store.js';
 
 type X = { em: Ctx['em'] };
 
 /** A request the connector sends for one company names it (Company-Id). */
 function company(ctx: Ctx): Ctx {
   if (!ctx.companyId)
-    throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'this request names its company (Company-Id)');
+    throw new AppError(
+      ErrorKind.invalid,
+      ErrorCode.BadRequest,
+      'this request names its company (Company-Id)',
+    );
   return ctx;
 }
 
@@ -34,8 +38,18 @@ export function registerInbox(deps: InvoicingDeps): void {
     (input, ctx) => inbox.storeAndBook(deps, company(ctx), input),
     o,
   );
-  serve<typeof listReceivedEInvoices, X>(kit.service, listReceivedEInvoices, (q, ctx) => inbox.listInbox(ctx, q), o);
-  serve<typeof getReceivedEInvoice, X>(kit.service, getReceivedEInvoice, ({ id }, ctx) => inbox.getInboxRecord(ctx, id), o);
+  serve<typeof listReceivedEInvoices, X>(
+    kit.service,
+    listReceivedEInvoices,
+    (q, ctx) => inbox.listInbox(ctx, q),
+    o,
+  );
+  serve<typeof getReceivedEInvoice, X>(
+    kit.service,
+    getReceivedEInvoice,
+    ({ id }, ctx) => inbox.getInboxRecord(ctx, id),
+    o,
+  );
   serve<typeof bookReceivedEInvoice, X>(
     kit.service,
     bookReceivedEInvoice,

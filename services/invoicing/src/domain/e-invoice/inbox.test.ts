@@ -24,10 +24,21 @@ describe('inbox rules (issue #35)', () => {
 
   it('tells a re-sent invoice (same date, currency, amount due) from another one under the same number', () => {
     const doc = { ...inboxSummaryOf(), issueDate: '2026-11-02', currency: 'EUR', total: '68.12' };
-    expect(sameInvoiceAgain(doc, { dateCreated: '2026-11-02', currency: 'EUR', sumTotal: '68.12' })).toBe(true);
-    expect(sameInvoiceAgain(doc, { dateCreated: '2026-11-02', currency: 'EUR', sumTotal: '68.13' })).toBe(false);
-    expect(sameInvoiceAgain(doc, { dateCreated: '2026-11-03', currency: 'EUR', sumTotal: '68.12' })).toBe(false);
-    expect(sameInvoiceAgain({ ...doc, total: null }, { dateCreated: '2026-11-02', currency: 'EUR', sumTotal: '68.12' })).toBe(false);
+    expect(sameInvoiceAgain(doc, { dateCreated: '2026-11-02', currency: 'EUR', sumTotal: '68.12' })).toBe(
+      true,
+    );
+    expect(sameInvoiceAgain(doc, { dateCreated: '2026-11-02', currency: 'EUR', sumTotal: '68.13' })).toBe(
+      false,
+    );
+    expect(sameInvoiceAgain(doc, { dateCreated: '2026-11-03', currency: 'EUR', sumTotal: '68.12' })).toBe(
+      false,
+    );
+    expect(
+      sameInvoiceAgain(
+        { ...doc, total: null },
+        { dateCreated: '2026-11-02', currency: 'EUR', sumTotal: '68.12' },
+      ),
+    ).toBe(false);
   });
 
   it('reads the summary of a document, and nulls for none', () => {

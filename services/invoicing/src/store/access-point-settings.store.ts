@@ -47,11 +47,21 @@ export async function loadSettings(ctx: Ctx): Promise<StoredAccessPointSettings>
  */
 export async function storeSettings(
   ctx: Ctx,
-  s: { transport: 'default' | 'sapi'; url: string | null; clientId: string | null; scope: string | null; secretCiphertext: string | null },
+  s: {
+    transport: 'default' | 'sapi';
+    url: string | null;
+    clientId: string | null;
+    scope: string | null;
+    secretCiphertext: string | null;
+  },
 ): Promise<StoredAccessPointSettings> {
   const companyId = ctx.companyId!;
   await ctx.em.transactional(async (tx) => {
-    const before = await tx.findOne(AccessPointSettingsEntity, { companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const before = await tx.findOne(
+      AccessPointSettingsEntity,
+      { companyId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     const sapi = s.transport === 'sapi';
     const data = {
       companyId,
@@ -72,7 +82,10 @@ export async function storeSettings(
 }
 
 /** `invoicing.access-point-settings.report`: the connector's last contact with the company's provider, or its error. */
-export async function reportContact(ctx: Ctx, r: { ok: boolean; error: string | null; at: string }): Promise<{ ok: true }> {
+export async function reportContact(
+  ctx: Ctx,
+  r: { ok: boolean; error: string | null; at: string },
+): Promise<{ ok: true }> {
   const at = new Date(r.at);
   await ctx.em.nativeUpdate(
     AccessPointSettingsEntity,
@@ -86,7 +99,10 @@ export async function reportContact(ctx: Ctx, r: { ok: boolean; error: string | 
  * `invoicing.access-point-settings.list` (the connector, across companies): companies set to `sapi`, and
  * with `includeDefault` those on `default` that have a Peppol id (the deployment's SAPI-SK account).
  */
-export async function listSettings(em: EntityManager, includeDefault: boolean): Promise<StoredAccessPointSettings[]> {
+export async function listSettings(
+  em: EntityManager,
+  includeDefault: boolean,
+): Promise<StoredAccessPointSettings[]> {
   const rows = await em.execute<
     {
       company_id: string;
