@@ -59,7 +59,10 @@ export interface Stack {
    * Starts the access-point connector (issue #23) as its own NATS user, with a durable consumer of its
    * own (`PEPPOL_CONSUMER`, unique per call unless given); stopped with the stack unless stopped before.
    */
-  startAccessPoint(env?: Record<string, string>): Promise<RunningAccessPoint>;
+  startAccessPoint(
+    env?: Record<string, string>,
+    opts?: { logTo?: NodeJS.WritableStream },
+  ): Promise<RunningAccessPoint>;
   /** The `SECRETS_KEY` every connector of this stack gets (issue #35), base64. */
   secretsKey: string;
   /** Creates a company through `POST /admin/companies` and returns a client bound to it. */
@@ -378,7 +381,7 @@ export async function startStack(
     replicas,
     startReplica,
     secretsKey,
-    startAccessPoint: async (env = {}) => {
+    startAccessPoint: async (env = {}, opts = {}) => {
       const ap = await startAccessPoint(
         accessPointConfig({
           NATS_URL: natsUrl,
@@ -392,6 +395,7 @@ export async function startStack(
           SECRETS_KEY: secretsKey,
           ...env,
         }),
+        opts,
       );
       let stopped = false;
       const stop = ap.stop;

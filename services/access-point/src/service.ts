@@ -86,10 +86,13 @@ function transportOf(
 }
 
 /** Starts the connector; resolves once it consumes. */
-export async function startAccessPoint(config: AccessPointConfig): Promise<RunningAccessPoint> {
+export async function startAccessPoint(
+  config: AccessPointConfig,
+  opts: { logTo?: NodeJS.WritableStream } = {},
+): Promise<RunningAccessPoint> {
   initTracing('access-point');
   setJetStreamReplicas(config.NATS_REPLICAS);
-  const log = createLogger('access-point', config.LOG_LEVEL ?? 'info');
+  const log = createLogger('access-point', config.LOG_LEVEL ?? 'info', opts.logTo);
   // GET /metrics (issue #25): its requests, the consumer's pending events, the process.
   const metrics =
     config.METRICS_PORT !== undefined

@@ -3,10 +3,17 @@
  * through these schemas, so decimals inside a problem are JSON numbers like everywhere else.
  */
 
-import type { z } from './primitives.js';
+import { z } from './primitives.js';
 import { OperationCanceledProblem } from './warehouse/documents.contract.js';
 
 /** Error code → schema of the problem's extension members. */
 export const problemExtensions: Readonly<Record<string, z.ZodType>> = {
   OperationCanceledException: OperationCanceledProblem,
+  /** Issue #35: the company's access point answered with an error (`POST /1.6/company/access-point/test`). */
+  AccessPointError: z.object({
+    providerCode: z.string(),
+    category: z.string(),
+    retryable: z.boolean(),
+    httpStatus: z.number().int(),
+  }),
 };

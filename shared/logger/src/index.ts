@@ -15,6 +15,13 @@ export const redactPaths = [
   'ClientSecret',
   'password',
   'clientSecret',
+  // Issue #35: SAPI-SK credentials and tokens, and the stored ciphertext of a secret.
+  'client_secret',
+  'access_token',
+  'secretCiphertext',
+  '*.client_secret',
+  '*.access_token',
+  '*.secretCiphertext',
   '*.authorization',
   '*.Authorization',
   '*.clientsecret',
