@@ -50,6 +50,24 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 describe('documents become purchase invoices', () => {
+  it('official look-alikes (issue #35): line charges, allowances and a price base quantity; a plain EN 16931 return line', async () => {
+    const allow = await receive(demo, fixture('line-allowances-base-quantity.xml'));
+    expect(allow.status).toBe(201);
+    expect(allow.body).toMatchObject({
+      externalRecordNumber: 'ALW-2026-5',
+      sumTotal: 5196.75,
+      sumVat: 971.75,
+    });
+    expect(allow.body.rows.map((r: any) => [r.itemsAmount, r.price, r.sum])).toEqual([
+      [10, 410, 4000],
+      [10, 22.5, 225],
+    ]);
+    const cen = await receive(demo, fixture('en16931-return-line.xml'));
+    expect(cen.status).toBe(201);
+    expect(cen.body).toMatchObject({ externalRecordNumber: 'CEN-2026-9', sumTotal: 110.72 });
+    expect(cen.body.rows.map((r: any) => r.sum)).toEqual([200, -109.98]);
+  });
+
   it('a Czech supplier in CZK (reverse charge): new partner, record-mode rows, local sums, bytes archived', async () => {
     const bytes = fixture('cz-supplier-czk.xml');
     const r = await receive(demo, bytes);

@@ -16,7 +16,7 @@ import { companyProfile } from '../application/references.js';
 import type { InvoicingDeps } from '../commands/deps.js';
 import { composeAddress } from '../domain/address.js';
 import { inboxSummary } from '../domain/e-invoice/inbox.js';
-import type { EParty, ReceivedEInvoice } from '../domain/e-invoice/model.js';
+import { type EParty, isPeppolBis, type ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { preflight } from '../domain/e-invoice/preflight.js';
 import {
@@ -104,9 +104,11 @@ export async function receivePurchaseEInvoice(
       `the document's buyer (${doc.buyer.name || 'unnamed'}, VAT ${doc.buyer.vatId ?? '-'}, IČO ${doc.buyer.legalId ?? '-'}, endpoint ${formatEndpoint(doc.buyer.endpoint) ?? '-'}) is not this company`,
       { errors: [{ path: 'AccountingCustomerParty', message: 'not this company' }] },
     );
+  const peppol = isPeppolBis(doc.customizationId);
   const findings = preflight(doc, { sk: false, fields: INBOUND_FIELDS }).filter(
-    // The buyer's own endpoint may be absent on a document uploaded by hand; everything else counts.
-    (f) => f.rule !== 'PEPPOL-EN16931-R010',
+    // The buyer's own endpoint may be absent on a document uploaded by hand; the Peppol rules apply to
+    // Peppol BIS documents only (a plain EN 16931 one is checked as its official validator checks it).
+    (f) => f.rule !== 'PEPPOL-EN16931-R010' && (peppol || !f.rule.startsWith('PEPPOL-')),
   );
   if (findings.length) throw notValid(findings);
   const data = purchaseFromEInvoice(

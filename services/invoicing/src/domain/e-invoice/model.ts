@@ -53,6 +53,10 @@ export interface ELine {
   netAmount: string;
   /** BT-146: item net price (≥ 0), as many decimals as R120 needs. */
   netPrice: string;
+  /** BT-149: the quantity BT-146 is the price of (received documents; 1 when absent, as R120 reads it). */
+  baseQuantity?: string;
+  /** BG-27 / BG-28: line allowances and charges (received documents; ours carry none). */
+  lineAllowanceCharges?: { charge: boolean; amount: string; reason: string }[];
   /** BT-153 item name, BT-155 seller's item id. */
   name: string;
   sellerItemId: string | null;
@@ -141,6 +145,8 @@ export interface EInvoice {
 
 /** A received document: the model plus the VAT accounting currency (BT-6) and the VAT total in it (BT-111). */
 export interface ReceivedEInvoice extends EInvoice {
+  /** BT-24: which specification the document follows (Peppol BIS Billing 3.0, or plain EN 16931, …). */
+  customizationId?: string | null;
   taxCurrency: string | null;
   taxTotalInTaxCurrency: string | null;
 }
@@ -151,3 +157,11 @@ export const PEPPOL_CUSTOMIZATION_ID =
 export const PEPPOL_PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 /** The Peppol document type and process ids of a BIS Billing 3.0 Invoice / CreditNote (for an access point). */
 export const PEPPOL_PROCESS_ID = PEPPOL_PROFILE_ID;
+
+/**
+ * True when a received document declares Peppol BIS Billing 3.0 (BT-24): the Peppol rules (`PEPPOL-*`)
+ * apply to it, as the Peppol validator applies them. A plain EN 16931 document (`urn:cen.eu:en16931:2017`)
+ * is checked against EN 16931 alone, as its official validator does (issue #35: never stricter).
+ */
+export const isPeppolBis = (customizationId: string | null | undefined): boolean =>
+  !!customizationId && customizationId.includes('urn:fdc:peppol.eu:2017:poacc:billing:3.0');

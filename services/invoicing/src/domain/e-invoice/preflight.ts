@@ -11,7 +11,23 @@
  * (docs/decisions.md). Inbound documents get the EN 16931 and Peppol rules only (`sk: false`).
  */
 import { type Dec, dec } from '@bm/money';
-import type { EInvoice, VatCategory } from './model.js';
+import type { EInvoice, ELine, VatCategory } from './model.js';
+
+/**
+ * A line's net amount as PEPPOL-EN16931-R120 (Peppol BIS Billing 3.0) computes it: quantity × (BT-146 ÷
+ * BT-149, a base quantity of 0 or none counting as 1) + Σ line charges − Σ line allowances (each sum to
+ * 2 decimals). The rule allows 0.02 either way.
+ */
+export function lineNetAmount(l: ELine): Dec {
+  const base = l.baseQuantity && !dec(l.baseQuantity).isZero() ? dec(l.baseQuantity) : dec(1);
+  const parts = l.lineAllowanceCharges ?? [];
+  const total = (charge: boolean) =>
+    parts
+      .filter((a) => a.charge === charge)
+      .reduce((t, a) => t.plus(dec(a.amount)), dec(0))
+      .toDecimalPlaces(2);
+  return dec(l.quantity).mul(dec(l.netPrice).div(base)).plus(total(true)).minus(total(false));
+}
 
 export interface Finding {
   /** Official rule id, e.g. `BR-AE-02`, `PEPPOL-EN16931-R010`, `SK-05`. */
@@ -176,12 +192,12 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
       );
   }
   inv.lines.forEach((l, i) => {
-    const computed = dec(l.quantity).mul(dec(l.netPrice));
+    const computed = lineNetAmount(l);
     if (computed.minus(dec(l.netAmount)).abs().gt(dec('0.02')))
       fail(
         'PEPPOL-EN16931-R120',
         'lines',
-        `Line ${i + 1}: net amount ${l.netAmount} must equal quantity × net price (${computed.toFixed(4)})`,
+        `Line ${i + 1}: net amount ${l.netAmount} must equal quantity × (net price ÷ base quantity) + line charges − line allowances (${computed.toFixed(4)})`,
       );
     if (dec(l.netPrice).isNegative())
       fail('BR-27', 'lines', `Line ${i + 1}: the item net price (BT-146) must not be negative`);

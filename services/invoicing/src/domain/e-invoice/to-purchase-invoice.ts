@@ -12,7 +12,7 @@
  * - Dates: BT-2 → dateCreated, BT-9 → dateValidTo, BT-7 (else the actual delivery date) → dateDelivery,
  *   the day of receipt → dateAccounting and the VAT period (input VAT is claimed when received).
  */
-import { type Dec, dec, fmt, round2 } from '@bm/money';
+import { type Dec, dec, fmt, round2, round4 } from '@bm/money';
 import { composeAddress } from '../address.js';
 import { normalizeVatNumber } from '../vat-number.js';
 import type { EParty, ReceivedEInvoice } from './model.js';
@@ -134,7 +134,12 @@ export function purchaseFromEInvoice(
       name: l.name.slice(0, 255),
       code: l.sellerItemId?.slice(0, 30) ?? null,
       itemsAmount: signed(l.quantity),
-      price: fmt(l.netPrice),
+      // The price of one unit: BT-146 per its base quantity BT-149 (the stated line amount is the row's sum).
+      price: fmt(
+        l.baseQuantity && !dec(l.baseQuantity).isZero()
+          ? round4(dec(l.netPrice).div(dec(l.baseQuantity)))
+          : l.netPrice,
+      ),
       sum: signed(l.netAmount),
       vatRate: l.category === 'O' ? null : fmt(l.rate),
     })),

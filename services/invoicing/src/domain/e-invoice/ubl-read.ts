@@ -134,6 +134,15 @@ export function readUbl(bytes: Uint8Array): ReceivedEInvoice {
       unitCode: (typeof qty === 'object' && qty?.['@_unitCode']) || 'C62',
       netAmount: num(l.LineExtensionAmount, `line ${i + 1} net amount`),
       netPrice: num(l.Price?.PriceAmount, `line ${i + 1} price`),
+      baseQuantity: txt(l.Price?.BaseQuantity) ?? undefined,
+      lineAllowanceCharges: (l.AllowanceCharge ?? []).map((a: X, j: number) => ({
+        charge: txt(a.ChargeIndicator) === 'true',
+        amount: num(a.Amount, `line ${i + 1} allowance/charge ${j + 1} amount`),
+        reason:
+          txt(a.AllowanceChargeReason) ??
+          txt(a.AllowanceChargeReasonCode) ??
+          (txt(a.ChargeIndicator) === 'true' ? 'Charge' : 'Allowance'),
+      })),
       name: txt(l.Item?.Name) ?? `Line ${i + 1}`,
       sellerItemId: txt(l.Item?.SellersItemIdentification?.ID),
       ...c,
@@ -205,6 +214,7 @@ export function readUbl(bytes: Uint8Array): ReceivedEInvoice {
       prepaid: txt(m.PrepaidAmount) ?? '0.00',
       rounding: txt(m.PayableRoundingAmount) ?? '0.00',
     },
+    customizationId: txt(doc.CustomizationID),
     taxCurrency: txt(doc.TaxCurrencyCode),
     taxTotalInTaxCurrency: inTaxCurrency ? txt(inTaxCurrency.TaxAmount) : null,
   };
