@@ -23,9 +23,9 @@ import {
   pendingEInvoiceTransmissions,
   reportEInvoiceStatus,
 } from './invoicing/e-invoice-delivery.contract.js';
-import { getPurchaseEInvoice, receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
-import { getReceivedEInvoice, storeReceivedEInvoice } from './invoicing/inbox.contract.js';
-import { getPurchaseInvoice, getSalesInvoice, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
+import { receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
+import { getReceivedEInvoiceView, storeReceivedEInvoice } from './invoicing/inbox.contract.js';
+import { getSalesInvoice, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import { getCompanyProfile, getSalesInvoiceCopySource, resolvePeriod } from './invoicing/lookups.contract.js';
 import {
   bankAccounts,
@@ -173,9 +173,7 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
         resolveCatalog,
         getIssueCard,
         warehouses.get,
-        getReceivedEInvoice,
-        getPurchaseEInvoice,
-        getPurchaseInvoice,
+        getReceivedEInvoiceView,
       ),
       ...JS_COMMON,
       ...bucketAccess(MESSAGES_BUCKET),

@@ -10,7 +10,12 @@
  * - `book`: a person's retry after fixing master data.
  * - `list`, `get`: the inbox and the bytes.
  */
-import type { PurchaseInvoice, ReceivedEInvoiceRecord, storeReceivedEInvoice } from '@bm/contracts';
+import type {
+  PurchaseInvoice,
+  ReceivedEInvoiceRecord,
+  ReceivedEInvoiceView,
+  storeReceivedEInvoice,
+} from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
 import type { Ctx } from '@bm/service-kit';
 import type { z } from 'zod';
@@ -18,9 +23,11 @@ import { companyProfile } from '../application/references.js';
 import { type InboxProblem, inboxSummary, problemsOf } from '../domain/e-invoice/inbox.js';
 import type { ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
+import { receivedView } from '../domain/e-invoice/received-view.js';
 import { readUbl } from '../domain/e-invoice/ubl-read.js';
 import { sha256Hex } from '../store/e-invoice.store.js';
 import {
+  archivedBytes,
   bookedOriginal,
   findReceived,
   type InboxRow,
@@ -192,4 +199,31 @@ export async function getInboxRecord(ctx: Ctx, id: string) {
   const row = await findReceived(ctx.em, id);
   if (!row) throw notFound('Received e-invoice');
   return { ...recordOf(row), document: Buffer.from(row.bytes).toString('base64') };
+}
+
+/**
+ * `invoicing.received-e-invoices.view`: a received document read from its archived bytes, by inbox record
+ * or by the purchase invoice it was booked as. @throws 404; 422 EInvoiceNotValid (not a readable UBL invoice)
+ */
+export async function viewReceived(
+  ctx: Ctx,
+  q: { id?: string; purchaseInvoiceId?: string },
+): Promise<ReceivedEInvoiceView> {
+  const archived = await archivedBytes(ctx.em, q);
+  if (!archived) throw notFound('Record');
+  const doc = readOrNull(archived.bytes);
+  if (!doc)
+    throw new AppError(
+      ErrorKind.unprocessable,
+      ErrorCode.EInvoiceNotValid,
+      'the received document is not a readable UBL invoice: only its XML can be shown',
+      {
+        errors: [{ path: 'recordID', message: 'not a readable UBL 2.1 Invoice or CreditNote' }],
+      },
+    );
+  return receivedView(doc, {
+    sha256: archived.sha256,
+    receivedAt: archived.receivedAt,
+    channel: archived.channel,
+  });
 }

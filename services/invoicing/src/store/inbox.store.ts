@@ -318,3 +318,40 @@ export async function bookedOriginal(em: EntityManager, doc: ReceivedEInvoice) {
   });
   return { id: inv.id, recordNumber: inv.recordNumber, same };
 }
+
+/**
+ * The archived bytes of a received document, by inbox record `id`, or by the purchase invoice it was
+ * booked as (its inbox record, else the e-invoice archive of a document booked before the inbox existed).
+ */
+export async function archivedBytes(
+  em: EntityManager,
+  q: { id?: string; purchaseInvoiceId?: string },
+): Promise<{ bytes: Buffer; sha256: string; receivedAt: string; channel: string } | null> {
+  const where = q.id ? { id: q.id } : q.purchaseInvoiceId ? { purchaseInvoiceId: q.purchaseInvoiceId } : null;
+  if (!where) return null;
+  const row = await em.findOne(ReceivedEInvoiceEntity, where, {
+    disableIdentityMap: true,
+    orderBy: { receivedAt: 'asc' },
+  });
+  if (row)
+    return {
+      bytes: Buffer.from(row.bytes),
+      sha256: row.sha256,
+      receivedAt: new Date(row.receivedAt).toISOString(),
+      channel: row.channel,
+    };
+  if (!q.purchaseInvoiceId) return null;
+  const a = await em.findOne(
+    EInvoiceDocumentEntity,
+    { direction: 'received', documentId: q.purchaseInvoiceId },
+    { disableIdentityMap: true },
+  );
+  return a
+    ? {
+        bytes: Buffer.from(a.bytes),
+        sha256: a.sha256,
+        receivedAt: new Date(a.createdAt).toISOString(),
+        channel: 'upload',
+      }
+    : null;
+}

@@ -2,6 +2,7 @@
 import {
   bookReceivedEInvoice,
   getReceivedEInvoice,
+  getReceivedEInvoiceView,
   listAccessPointSettings,
   listReceivedEInvoices,
   loadAccessPointSettings,
@@ -48,6 +49,12 @@ export function registerInbox(deps: InvoicingDeps): void {
     kit.service,
     getReceivedEInvoice,
     ({ id }, ctx) => inbox.getInboxRecord(ctx, id),
+    o,
+  );
+  serve<typeof getReceivedEInvoiceView, X>(
+    kit.service,
+    getReceivedEInvoiceView,
+    (q, ctx) => inbox.viewReceived(ctx, q),
     o,
   );
   serve<typeof bookReceivedEInvoice, X>(

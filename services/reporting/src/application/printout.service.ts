@@ -9,6 +9,7 @@ import {
   deliveryTypes,
   getCompanyProfile,
   getIssueCard,
+  getReceivedEInvoiceView,
   getSalesInvoice,
   isGuid,
   PRINTOUT_BUCKET,
@@ -42,6 +43,12 @@ export interface ReportingDeps {
   /** Renders cancelled by the gateway because their client has gone (issue #22). */
   cancellations?: RenderCancellations;
 }
+
+/**
+ * Built-in printouts of received e-invoices (issue #35), by report code: `PurchaseInvoice` takes a
+ * purchase invoice's id, `ReceivedEInvoice` an inbox record's id. A company's own report of that code wins.
+ */
+const RECEIVED_REPORTS = { PurchaseInvoice: 'purchaseInvoiceId', ReceivedEInvoice: 'id' } as const;
 
 /** A record id the owner does not know is the same 404 as an unknown report. */
 const orNotFound =
@@ -231,19 +238,27 @@ async function renderAdmitted(
   cancel?: AbortSignal,
 ) {
   const report = await ctx.em.findOne(ReportEntity, isGuid(reportId) ? { id: reportId } : { code: reportId });
-  if (!report) throw notFound('Report');
+  const builtIn = !report && RECEIVED_REPORTS[reportId as keyof typeof RECEIVED_REPORTS];
+  if (!report && !builtIn) throw notFound('Report');
   let task: RenderTask;
   let number: string;
-  if (report.documentType === 'SalesInvoice') {
+  if (builtIn) {
+    // Issue #35: a received e-invoice read from its archived bytes (by inbox record or purchase invoice).
+    const data = await request(deps.kit.nc, getReceivedEInvoiceView, { [builtIn]: recordId }, ctx).catch(
+      orNotFound<never>('Record'),
+    );
+    task = { kind: 'ReceivedInvoice', data };
+    number = data.invoiceNumber;
+  } else if (report!.documentType === 'SalesInvoice') {
     const data = await invoicePrint(deps.kit, ctx, recordId);
     task = { kind: 'SalesInvoice', data };
     number = data.recordNumber;
-  } else if (report.documentType === 'IssueCard') {
+  } else if (report!.documentType === 'IssueCard') {
     const data = await issueCardPrint(deps.kit, ctx, recordId);
     task = { kind: 'IssueCard', data };
     number = data.recordNumber;
   } else {
-    throw notFound(`Printout of ${report.documentType} documents`);
+    throw notFound(`Printout of ${report!.documentType} documents`);
   }
   const { pdf, pages } = await renderTask(deps, task, ctx.deadline, cancel);
   if (cancel?.aborted) throw renderCancelled();

@@ -113,3 +113,107 @@ export const EInvoiceReceivedEvent = z.object({
   purchaseInvoiceId: Guid().nullable(),
 });
 export type EInvoiceReceivedEvent = z.infer<typeof EInvoiceReceivedEvent>;
+
+/** A party of a received document as its printout shows it (EN 16931 BG-4 / BG-7). */
+const ViewParty = z.object({
+  name: z.string(),
+  street: z.string().nullable(),
+  city: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  country: z.string().nullable(),
+  /** BT-30 / BT-47 (IČO), BT-32 (DIČ), BT-31 / BT-48 (IČ DPH), BT-34 / BT-49, BT-33. */
+  companyNumber: z.string().nullable(),
+  taxNumber: z.string().nullable(),
+  vatNumber: z.string().nullable(),
+  endpoint: z.string().nullable(),
+  legalInfo: z.string().nullable(),
+});
+
+/**
+ * What a received e-invoice says, read from its archived bytes (issue #35), for its readable printout.
+ * Amounts are decimal strings as the document states them (in `currency`); dates `YYYY-MM-DD`.
+ */
+export const ReceivedEInvoiceView = z.object({
+  documentType: z.enum(['Invoice', 'CreditNote']),
+  invoiceNumber: z.string(),
+  issueDate: z.string(),
+  taxPointDate: z.string().nullable(),
+  deliveryDate: z.string().nullable(),
+  dueDate: z.string().nullable(),
+  currency: z.string(),
+  buyerReference: z.string().nullable(),
+  orderReference: z.string().nullable(),
+  precedingInvoice: z.object({ id: z.string(), issueDate: z.string().nullable() }).nullable(),
+  note: z.string().nullable(),
+  seller: ViewParty,
+  buyer: ViewParty,
+  lines: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      sellerItemId: z.string().nullable(),
+      quantity: z.string(),
+      unitCode: z.string(),
+      netPrice: z.string(),
+      baseQuantity: z.string().nullable(),
+      netAmount: z.string(),
+      category: z.string(),
+      rate: z.string(),
+      allowanceCharges: z.array(z.object({ charge: z.boolean(), amount: z.string(), reason: z.string() })),
+    }),
+  ),
+  allowanceCharges: z.array(
+    z.object({
+      charge: z.boolean(),
+      amount: z.string(),
+      reason: z.string(),
+      category: z.string(),
+      rate: z.string(),
+    }),
+  ),
+  vatBreakdown: z.array(
+    z.object({
+      category: z.string(),
+      rate: z.string(),
+      taxable: z.string(),
+      tax: z.string(),
+      exemptionReason: z.string().nullable(),
+    }),
+  ),
+  totals: z.object({
+    lineTotal: z.string(),
+    allowanceTotal: z.string(),
+    chargeTotal: z.string(),
+    taxExclusive: z.string(),
+    taxTotal: z.string(),
+    taxInclusive: z.string(),
+    prepaid: z.string(),
+    rounding: z.string(),
+    payable: z.string(),
+  }),
+  payment: z
+    .object({
+      meansCode: z.string(),
+      paymentId: z.string().nullable(),
+      iban: z.string(),
+      bic: z.string().nullable(),
+      accountName: z.string().nullable(),
+    })
+    .nullable(),
+  /** The legal document: its SHA-256, when and how it was received. */
+  sha256: z.string(),
+  receivedAt: z.string(),
+  channel: z.string(),
+});
+export type ReceivedEInvoiceView = z.infer<typeof ReceivedEInvoiceView>;
+
+/**
+ * `invoicing.received-e-invoices.view` (reporting): a received document read from its archived bytes, by
+ * its inbox record `id` or by the `purchaseInvoiceId` it was booked as. Errors: 404 (no such record, or a
+ * purchase invoice entered by hand); 422 EInvoiceNotValid when the bytes are not a readable UBL invoice.
+ */
+export const getReceivedEInvoiceView = defineContract({
+  subject: 'invoicing.received-e-invoices.view',
+  request: z.object({ id: Guid().optional(), purchaseInvoiceId: Guid().optional() }),
+  reply: ReceivedEInvoiceView,
+});
