@@ -328,6 +328,17 @@ describe('pre-flight rules', () => {
     expect(rules(inv, false)).toEqual([]);
   });
 
+  it('SK-08 is for a buyer in Slovakia: an export to a Swiss customer with no VAT or registration id passes every rule', () => {
+    const s = atZero('ex');
+    s.invoice.partnerCountry = 'CH';
+    s.invoice.partnerNumber3 = null;
+    s.buyer = { ...s.buyer!, companyNumber: null, taxNumber: null, street: 'Bahnhofstrasse 1', city: 'Zürich', postalCode: '8001', peppolId: '0088:5790000435951' };
+    const inv = eInvoiceFromSalesInvoice(s);
+    expect(inv.buyer.country).toBe('CH');
+    expect(inv.vatBreakdown.map((v) => v.category)).toEqual(['G']);
+    expect(preflight(inv, { sk: true })).toEqual([]);
+  });
+
   it('findings name the field to fix and start with the rule id', () => {
     const [f] = preflight(
       build((s) => (s.buyer!.street = null)),

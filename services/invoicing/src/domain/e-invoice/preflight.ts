@@ -213,7 +213,10 @@ export function preflight(inv: EInvoice, opts: PreflightOptions): Finding[] {
   if (!s.street) fail('SK-05', 'sellerStreet', 'Seller street (BT-35) is mandatory');
   if (!s.city) fail('SK-06', 'sellerCity', 'Seller city (BT-37) is mandatory');
   if (!s.postalCode) fail('SK-07', 'sellerPostal', 'Seller postal code (BT-38) is mandatory');
-  if (!b.vatId && !b.legalId)
+  // SK-08 identifies a buyer in Slovakia (§ 74 ods. 1 písm. b: its IČ DPH where it has one, else its IČO).
+  // A buyer abroad (an export to a Swiss customer, category G) may have neither: the Slovak CIUS is the
+  // domestic mandate, and EN 16931 asks for BT-48 only where its category needs it (BR-AE-02, BR-IC-02).
+  if (!b.vatId && !b.legalId && (b.country ?? 'SK') === 'SK')
     fail(
       'SK-08',
       'buyerVat',
