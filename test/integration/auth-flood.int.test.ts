@@ -1,9 +1,10 @@
 /**
- * Authentication under attack (issue #12 acceptance): for 10 s, 64 connections from 127.0.0.1 send
- * random wrong credentials to a real HTTP server; meanwhile a legitimate client on 127.0.0.2 calls with
- * valid credentials that are never cached (cache lifetime 1 ms), so every call of it is a "first call"
- * that needs the slow hash. It must never be refused and stay fast; the flood must get 429s.
- * Production defaults of the limits. Loopback only, bounded in time.
+ * Authentication under attack (issue #12 acceptance): 64 connections from 127.0.0.1 send random wrong
+ * credentials to a real HTTP server; meanwhile a legitimate client on 127.0.0.2 makes ten calls with valid
+ * credentials that are never cached (cache lifetime 1 ms), so every call of it is a "first call" that needs
+ * the slow hash. It must never be refused and stay within a few times its own speed without the flood
+ * (issue #35: a ratio in the same run, no absolute bound and no fixed window); the flood must get 429s.
+ * Production defaults of the limits. Loopback only; the flood lasts as long as the ten calls.
  */
 import { request as httpRequest } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
@@ -57,15 +58,18 @@ function legitimateCall(): Promise<[number, number]> {
 const random = () => Math.random().toString(36).slice(2);
 
 describe('credential flood', () => {
-  it('64 connections of wrong credentials for 10 s: the flood gets 429s, a valid first call is never refused and stays under 200 ms p50', async () => {
-    const before = await legitimateCall();
-    expect(before[0]).toBe(200);
+  it('64 connections of wrong credentials: the flood gets 429s, a valid first call is never refused and keeps its p50 within 20× its own without the flood', async () => {
+    const alone: [number, number][] = [];
+    for (let i = 0; i < 5; i++) alone.push(await legitimateCall());
+    expect(alone.every(([status]) => status === 200)).toBe(true);
+    const baseline = alone.map(([, t]) => t).sort((a, b) => a - b)[2];
     const statuses: Record<string, number> = {};
     // Without a callback autocannon returns its instance, which is both a promise and an event emitter.
     const flood = autocannon({
       url: `http://127.0.0.1:${port}/1.6/units`,
       connections: 64,
-      duration: 10,
+      // Stopped once the legitimate calls are done; the duration is only a backstop.
+      duration: 600,
       requests: [
         {
           setupRequest: (req: any) => ({
@@ -84,21 +88,19 @@ describe('credential flood', () => {
       statuses[status] = (statuses[status] ?? 0) + 1;
     });
     const legit: [number, number][] = [];
-    const t0 = Date.now();
-    await new Promise((r) => setTimeout(r, 500));
-    while (Date.now() - t0 < 9500) {
-      legit.push(await legitimateCall());
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    // The flood first reaches its pace (its first answers have come), then the ten calls run inside it.
+    while ((statuses[429] ?? 0) + (statuses[401] ?? 0) < 64) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 10; i++) legit.push(await legitimateCall());
+    (flood as unknown as { stop(): void }).stop();
     const result = await flood;
     const ms = legit.map(([, t]) => t).sort((a, b) => a - b);
     const p50 = ms[Math.floor(ms.length / 2)];
     console.log(
-      `flood: ${result.requests.total} requests (${JSON.stringify(statuses)}); legitimate first calls: n=${ms.length} p50=${p50.toFixed(1)} ms max=${ms.at(-1)?.toFixed(1)} ms`,
+      `flood: ${result.requests.total} requests (${JSON.stringify(statuses)}); legitimate first calls: n=${ms.length} p50=${p50.toFixed(1)} ms (alone ${baseline.toFixed(1)} ms) max=${ms.at(-1)?.toFixed(1)} ms`,
     );
-    expect(legit.length).toBeGreaterThanOrEqual(10);
     expect(legit.every(([status]) => status === 200)).toBe(true);
-    expect(p50).toBeLessThan(200);
+    // 4× here on an idle machine (the flood shares the event loop); a flood that reached the hash would be 100× and more.
+    expect(p50).toBeLessThan(20 * baseline);
     expect(statuses[429] ?? 0).toBeGreaterThan(0);
     // Only a bounded number of wrong guesses was hashed at all: the rest never reached a hash.
     expect(statuses[401] ?? 0).toBeLessThanOrEqual(100);

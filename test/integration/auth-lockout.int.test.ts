@@ -74,6 +74,21 @@ function call(from: string, headers: Record<string, string>, to = port): Promise
   });
 }
 
+/**
+ * How much slower than its own baseline an owner's call may be while an attack runs (issue #35: no absolute
+ * bound, a ratio measured in the same run with room for two shared cores). A lockout that failed would
+ * put the owner's verification behind the attacker's hundreds of slow hashes: a hundred times or more.
+ */
+const SLOWDOWN = 10;
+
+/** The median of `n` sequential calls of `c` from `from` (each a first call: nothing is cached). */
+async function medianOf(c: Client, from: string, n = 5): Promise<{ answers: Answer[]; p50: number }> {
+  const answers: Answer[] = [];
+  for (let i = 0; i < n; i++) answers.push(await call(from, c.headers));
+  const ms = answers.map((a) => a.ms).sort((x, y) => x - y);
+  return { answers, p50: ms[Math.floor(n / 2)] };
+}
+
 const withPassword = (c: Client, password: string) => ({
   ...c.headers,
   Authorization: `Basic ${Buffer.from(`${c.creds.username}:${password}`).toString('base64')}`,
@@ -117,8 +132,9 @@ async function exhaust(c: Client, from: string, to = port): Promise<number> {
 }
 
 describe('a guessing attack on one username', () => {
-  it('200 wrong passwords from 127.0.0.2: at most the documented budget of them is hashed (401), the rest is 429 with Retry-After; the right password from 127.0.0.1 is answered 200 within 200 ms', async () => {
+  it('200 wrong passwords from 127.0.0.2: at most the documented budget of them is hashed (401), the rest is 429 with Retry-After; the right password from 127.0.0.1 is answered 200 about as fast as before the attack', async () => {
     const c = await stack.company();
+    const before = await medianOf(c, '127.0.0.1');
     const counts = await flood(c, '127.0.0.2', 200);
     expect(counts[401] ?? 0).toBeLessThanOrEqual(PAIR_BUDGET);
     expect(counts[429]).toBeGreaterThanOrEqual(200 - PAIR_BUDGET);
@@ -127,11 +143,10 @@ describe('a guessing attack on one username', () => {
     // A second address spends its own budget: the username now has AUTH_FAILURES_PER_USERNAME (20)
     // failures and is under attack, yet a first call from a clean address passes at once.
     expect(await exhaust(c, '127.0.0.3')).toBe(PAIR_BUDGET);
-    // Each call is a first call (nothing cached): all 200, the median under 200 ms.
-    const firsts: Answer[] = [];
-    for (let i = 0; i < 5; i++) firsts.push(await call('127.0.0.1', c.headers));
+    // Each call is a first call (nothing cached): all 200, the median within SLOWDOWN × the one before.
+    const { answers: firsts, p50 } = await medianOf(c, '127.0.0.1');
     expect(firsts.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(firsts.map((a) => a.ms).sort((a, b) => a - b)[2]).toBeLessThan(200);
+    expect(p50).toBeLessThan(SLOWDOWN * before.p50);
     expect(firsts[0].body.length).toBeGreaterThan(2);
     // A tuple never verified from the attacking address is refused there, with Retry-After.
     const there = await call('127.0.0.2', c.headers);
@@ -141,18 +156,18 @@ describe('a guessing attack on one username', () => {
 
   it('a client that had been working from the attacking address keeps working there', async () => {
     const c = await stack.company();
-    expect((await call('127.0.0.4', c.headers)).status).toBe(200);
+    const before = await medianOf(c, '127.0.0.4');
+    expect(before.answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     await flood(c, '127.0.0.4', 200);
     expect(await exhaust(c, '127.0.0.4')).toBeLessThanOrEqual(PAIR_BUDGET);
-    for (let i = 0; i < 5; i++) {
-      const a = await call('127.0.0.4', c.headers);
-      expect(a.status).toBe(200);
-      expect(a.ms).toBeLessThan(200);
-    }
+    const after = await medianOf(c, '127.0.0.4');
+    expect(after.answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(after.p50).toBeLessThan(SLOWDOWN * before.p50);
   });
 
-  it('a fresh client keeps under 200 ms p50 while the flood goes on', async () => {
+  it('a fresh client keeps its p50 within SLOWDOWN × its own while the flood goes on', async () => {
     const c = await stack.company();
+    const before = await medianOf(c, '127.0.0.1', 10);
     const attack = flood(c, '127.0.0.5', 400);
     const ms: number[] = [];
     for (let i = 0; i < 10; i++) {
@@ -163,7 +178,7 @@ describe('a guessing attack on one username', () => {
     }
     await attack;
     ms.sort((a, b) => a - b);
-    expect(ms[5]).toBeLessThan(200);
+    expect(ms[5]).toBeLessThan(SLOWDOWN * before.p50);
   });
 
   it('the failure counts are shared by gateway replicas: the budget spent on one is spent on the other', async () => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 describe('service down', () => {
-  it('answers 503 ServiceUnavailable in under 2 s while the warehouse service is stopped, and 200 after it restarts', async () => {
+  it('answers 503 ServiceUnavailable without waiting for its timeout while the warehouse service is stopped, and 200 after it restarts', async () => {
     expect((await c.get('/1.6/warehouses')).status).toBe(200);
     await stack.stopService('warehouse');
     const t0 = performance.now();
@@ -24,7 +24,9 @@ describe('service down', () => {
     const elapsed = performance.now() - t0;
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ code: 'ServiceUnavailable', status: 503 });
-    expect(elapsed).toBeLessThan(2000);
+    // Not the request timeout (3 s in the test stack): waiting for it would take at least that long,
+    // whatever the machine (issue #35: no absolute bound on a busy machine, the property itself).
+    expect(elapsed).toBeLessThan(3000);
     // Other services keep answering.
     expect((await c.get('/1.6/partners')).status).toBe(200);
     await stack.startReplica('warehouse');

@@ -2,8 +2,10 @@
  * Stopping `pnpm start` is as reliable as starting it (issue #25, "Stopping is as reliable as starting"):
  * pnpm killed (the script is then orphaned: it watches the processes that launched it), SIGTERM twice in
  * a row to the script, and SIGINT to the process group during start-up each end every process the stack
- * started, the local PostgreSQL and nats-server included, within 10 s. Checked from outside: no process of the stack is left, and nothing answers on
- * the PostgreSQL and NATS ports it used.
+ * started, the local PostgreSQL and nats-server included. Checked from outside: no process of the stack is
+ * left, and nothing answers on the PostgreSQL and NATS ports it used. The tests wait for that condition
+ * (issue #35: no fixed window; the script's own promise is "about 10 s", 5 s of grace then SIGKILL, and
+ * the time it took is printed, with whether the grace was overrun).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -83,6 +85,15 @@ async function waitFor(
   return Date.now() - t0;
 }
 
+/** How long the stop may take before the test gives up: far above the script's promise, only against a hang. */
+const STOP_BOUND_MS = 120_000;
+
+/** What the stop took, with whether the processes outlived the grace (the script says so when it kills them). */
+const stopReport = (what: string, ms: number, output: string) =>
+  console.log(
+    `${what}: everything stopped in ${ms} ms${output.includes('still running after') ? ' (the grace was overrun: processes were killed)' : ''}`,
+  );
+
 /** The ports of the local PostgreSQL and nats-server of a started stack (from its data directory and output). */
 function serverPorts(local: string, out: string): number[] {
   const pg = Number(new URL(readFileSync(join(local, 'data', 'db-gateway.url'), 'utf8').trim()).port);
@@ -149,12 +160,14 @@ async function upAndRunning() {
       .filter(alive)
       .map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 100))
       .join(' | ')}; output: ${output().slice(-400)})`;
-  return { child, pids, allGone, left };
+  return { child, pids, allGone, left, output };
 }
 
 describe('stopping pnpm start', () => {
-  it('pnpm killed (the launcher gone): every process and both servers stop within 10 s', async () => {
-    const { child, pids, allGone, left } = await upAndRunning();
+  it('pnpm killed (the launcher gone): every process and both servers stop', {
+    timeout: 300_000,
+  }, async () => {
+    const { child, pids, allGone, left, output } = await upAndRunning();
     // pnpm, sh, the node wrapper, tsx, the script, nats-server and 5 processes.
     expect(pids.length).toBeGreaterThanOrEqual(10);
     // pnpm itself (`pnpm` on the PATH may be a shell wrapper around it).
@@ -164,20 +177,22 @@ describe('stopping pnpm start', () => {
     })!;
     expect(pnpm).toBeDefined();
     process.kill(pnpm, 'SIGKILL');
-    const ms = await waitFor('every process of the stack has exited', allGone, 10_000, left);
-    console.log(`pnpm killed: everything stopped in ${ms} ms`);
+    const ms = await waitFor('every process of the stack has exited', allGone, STOP_BOUND_MS, left);
+    stopReport('pnpm killed', ms, output());
   });
 
-  it('SIGTERM twice in a row to the script: every process and both servers stop within 10 s', async () => {
-    const { pids, allGone, left } = await upAndRunning();
+  it('SIGTERM twice in a row to the script: every process and both servers stop', {
+    timeout: 300_000,
+  }, async () => {
+    const { pids, allGone, left, output } = await upAndRunning();
     const script = scriptOf(pids);
     process.kill(script, 'SIGTERM');
     setTimeout(() => alive(script) && process.kill(script, 'SIGTERM'), 100);
-    const ms = await waitFor('every process of the stack has exited', allGone, 10_000, left);
-    console.log(`SIGTERM twice: everything stopped in ${ms} ms`);
+    const ms = await waitFor('every process of the stack has exited', allGone, STOP_BOUND_MS, left);
+    stopReport('SIGTERM twice', ms, output());
   });
 
-  it('SIGINT during start-up stops what was started', async () => {
+  it('SIGINT during start-up stops what was started', { timeout: 300_000 }, async () => {
     const local = localFolder();
     const { child, output } = await pnpmStart(local);
     // Once the servers run and the processes are being started.
@@ -200,8 +215,8 @@ describe('stopping pnpm start', () => {
     const ms = await waitFor(
       'every process of the stack has exited',
       async () => [child.pid!, ...pids].every((p) => !alive(p)) && !(await listening(pgPort)),
-      10_000,
+      STOP_BOUND_MS,
     );
-    console.log(`SIGINT during start-up: everything stopped in ${ms} ms`);
+    stopReport('SIGINT during start-up', ms, output());
   });
 });

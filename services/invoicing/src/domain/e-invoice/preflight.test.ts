@@ -332,7 +332,15 @@ describe('pre-flight rules', () => {
     const s = atZero('ex');
     s.invoice.partnerCountry = 'CH';
     s.invoice.partnerNumber3 = null;
-    s.buyer = { ...s.buyer!, companyNumber: null, taxNumber: null, street: 'Bahnhofstrasse 1', city: 'Zürich', postalCode: '8001', peppolId: '0088:5790000435951' };
+    s.buyer = {
+      ...s.buyer!,
+      companyNumber: null,
+      taxNumber: null,
+      street: 'Bahnhofstrasse 1',
+      city: 'Zürich',
+      postalCode: '8001',
+      peppolId: '0088:5790000435951',
+    };
     const inv = eInvoiceFromSalesInvoice(s);
     expect(inv.buyer.country).toBe('CH');
     expect(inv.vatBreakdown.map((v) => v.category)).toEqual(['G']);
