@@ -3,6 +3,9 @@
  * text): token, send, receive with pages, fetch, acknowledge, and the error body. Used by every `sapi`
  * test, and by `pnpm sapi-stand-in` to try the stack by hand. Loopback only; state in memory.
  *
+ * By hand: `POST {base}/_stand-in/mailbox/{participant}` (body: the XML) puts a document into a mailbox,
+ * `GET {base}/_stand-in/sent` lists what was sent, `GET {base}/_stand-in/mailbox` the mailbox's state.
+ *
  * Fault injection: `failNext(path, answers)` queues answers (status, error body, `Retry-After`) the next
  * calls to `send`, `token` or `ack` get before the normal behaviour; `expireTokens()` makes every issued
  * token answer 401; `rejectNextSend(reason)` answers the next send 202 `REJECTED`.
@@ -255,6 +258,22 @@ export class SapiStandIn {
         acknowledgedDateTime: d.acknowledgedAt,
       });
     });
+    // For trying it by hand (`pnpm sapi-stand-in`): put a document into a mailbox, see what was sent.
+    r.post('/_stand-in/mailbox/:participant', async (c) =>
+      c.json({ documentId: this.deliver(c.req.param('participant'), await c.req.text()) }, 201),
+    );
+    r.get('/_stand-in/sent', (c) =>
+      c.json(
+        this.sent.map((s) => ({
+          providerDocumentId: s.providerDocumentId,
+          participant: s.participant,
+          idempotencyKey: s.idempotencyKey,
+          metadata: s.envelope.metadata,
+          checksum: s.envelope.checksum,
+        })),
+      ),
+    );
+    r.get('/_stand-in/mailbox', (c) => c.json(this.mailbox.map(({ payload: _p, ...d }) => d)));
     this.app.route(base, r);
   }
 
