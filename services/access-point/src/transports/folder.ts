@@ -51,14 +51,18 @@ export function folderTransport(o: FolderOptions): Transport {
           const path = join(o.inbox, name);
           const bytes = await readFile(path);
           const r = await receive(bytes, `folder:${name}`);
-          // A transient failure (the services are down) leaves the file for the next scan.
-          const target = r.ok ? 'done' : 'failed';
-          if (!r.ok)
+          // A transient failure (the services are down) leaves the file for the next scan. The file moves
+          // first and its reason appears whole after it (temporary name, then rename), so whoever sees the
+          // reason finds the file beside it.
+          await rename(path, join(o.inbox, r.ok ? 'done' : 'failed', name));
+          if (!r.ok) {
+            const reason = join(o.inbox, 'failed', `${name}.json`);
             await writeFile(
-              join(o.inbox, 'failed', `${name}.json`),
+              `${reason}.tmp`,
               `${JSON.stringify({ file: name, code: r.code, reason: r.reason, at: new Date().toISOString() }, null, 2)}\n`,
             );
-          await rename(path, join(o.inbox, target, name));
+            await rename(`${reason}.tmp`, reason);
+          }
         }
       };
       const timer = setInterval(() => {
