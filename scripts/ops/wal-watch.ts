@@ -1,0 +1,167 @@
+/**
+ * RPO 0 for the local stack (issue #36; DESIGN §6c), run by `pnpm start`: Barman's WAL receiver is a
+ * synchronous standby (`synchronous_standby_names = 'barman_receive_wal'`), so PostgreSQL acknowledges a
+ * commit only once its WAL is flushed in `BACKUP_DIR`. `barman cron` starts the receiver and archives the
+ * WAL it received; this watch runs it, and keeps writes from hanging when the receiver stops:
+ *
+ * - the receiver streams: `synchronous` (RPO 0);
+ * - it has not streamed for `downAfterMs` (1.5 s): `degraded`: `synchronous_standby_names` is emptied, so
+ *   writes carry on (commits waiting are released) with the RPO of the last WAL received, the log and
+ *   `.local/status/receiver.json` (readiness, metric `bm_wal_receiver_up`) say why, and `barman cron` is
+ *   run every 2 s to start the receiver again;
+ * - it streams again: back to `synchronous` by itself.
+ * Writes never answer 503 for it: the documented degraded mode is "carry on, RPO > 0 until it is back".
+ */
+import pg from 'pg';
+import { barman, RECEIVER_NAME, SERVER } from './barman.js';
+import { writeStatus } from './local-paths.js';
+
+export type ReceiverMode = 'synchronous' | 'degraded' | 'starting';
+
+export interface ReceiverStatus {
+  mode: ReceiverMode;
+  up: boolean;
+  /** Why it is degraded. */
+  reason: string | null;
+  since: string;
+  /** The last time the receiver was seen streaming. */
+  lastStreamingAt: string | null;
+}
+
+export interface WalWatch {
+  status(): ReceiverStatus;
+  stop(): Promise<void>;
+}
+
+/** Sets the synchronous standby names (`''`: none) and reloads the configuration. */
+async function setSync(db: pg.Client, names: string): Promise<void> {
+  await db.query(`alter system set synchronous_standby_names = '${names.replace(/'/g, "''")}'`);
+  await db.query('select pg_reload_conf()');
+}
+
+async function streaming(db: pg.Client): Promise<boolean> {
+  const { rows } = await db.query<{ state: string }>(
+    'select state from pg_stat_replication where application_name = $1',
+    [RECEIVER_NAME],
+  );
+  return rows.some((r) => r.state === 'streaming');
+}
+
+/**
+ * Starts the receiver and the watch; resolves once the receiver streams and commits wait for it (or,
+ * when it does not come within `startWithinMs`, in degraded mode, saying so).
+ */
+export async function startWalWatch(o: {
+  backupDir: string;
+  databaseUrl: string;
+  log: (line: string) => void;
+  intervalMs?: number;
+  downAfterMs?: number;
+  startWithinMs?: number;
+}): Promise<WalWatch> {
+  const interval = o.intervalMs ?? 500;
+  const downAfter = o.downAfterMs ?? 1500;
+  const db = new pg.Client({ connectionString: o.databaseUrl, application_name: 'bm_wal_watch' });
+  await db.connect();
+  db.on('error', () => {});
+  await barman(o.backupDir, ['receive-wal', '--create-slot', SERVER]).catch((e: Error) => {
+    if (!/already exists/i.test(e.message)) throw e;
+  });
+  let cronRunning: Promise<unknown> | null = null;
+  let lastCron = 0;
+  const cron = () => {
+    if (cronRunning) return;
+    lastCron = Date.now();
+    cronRunning = barman(o.backupDir, ['cron'], 120_000)
+      .catch((e: Error) => o.log(`backup: barman cron failed: ${e.message.split('\n')[0]}`))
+      .finally(() => (cronRunning = null));
+  };
+  cron();
+  let status: ReceiverStatus = {
+    mode: 'starting',
+    up: false,
+    reason: 'the WAL receiver is starting',
+    since: new Date().toISOString(),
+    lastStreamingAt: null,
+  };
+  const publish = (next: Partial<ReceiverStatus>) => {
+    status = { ...status, ...next };
+    writeStatus('receiver', status);
+  };
+  const t0 = Date.now();
+  while (!(await streaming(db)) && Date.now() - t0 < (o.startWithinMs ?? 30_000)) {
+    if (Date.now() - lastCron > 2000) cron();
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (await streaming(db)) {
+    await setSync(db, RECEIVER_NAME);
+    publish({
+      mode: 'synchronous',
+      up: true,
+      reason: null,
+      since: new Date().toISOString(),
+      lastStreamingAt: new Date().toISOString(),
+    });
+  } else {
+    await setSync(db, '');
+    publish({
+      mode: 'degraded',
+      up: false,
+      reason: 'the WAL receiver did not start: RPO > 0 until it does',
+      since: new Date().toISOString(),
+    });
+    o.log(
+      'backup: the WAL receiver did not start; writes carry on without RPO 0 until it does (see BACKUP_DIR/barman.log)',
+    );
+  }
+
+  let stopped = false;
+  let downSince: number | null = null;
+  let ticking: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    const up = await streaming(db);
+    const now = Date.now();
+    if (up) {
+      downSince = null;
+      if (status.mode !== 'synchronous') {
+        await setSync(db, RECEIVER_NAME);
+        publish({
+          mode: 'synchronous',
+          up: true,
+          reason: null,
+          since: new Date(now).toISOString(),
+          lastStreamingAt: new Date(now).toISOString(),
+        });
+        o.log('backup: the WAL receiver streams again: commits wait for it (RPO 0)');
+      } else if (!status.lastStreamingAt || now - Date.parse(status.lastStreamingAt) > 10_000)
+        publish({ lastStreamingAt: new Date(now).toISOString() });
+      if (now - lastCron > 30_000) cron();
+      return;
+    }
+    downSince ??= now;
+    if (status.mode === 'synchronous' && now - downSince >= downAfter) {
+      await setSync(db, '');
+      const reason = `the WAL receiver stopped streaming at ${status.lastStreamingAt ?? 'start'}: writes carry on, RPO > 0 until it is back`;
+      publish({ mode: 'degraded', up: false, reason, since: new Date(now).toISOString() });
+      o.log(`backup: DEGRADED: ${reason}`);
+    }
+    if (now - lastCron > 2000) cron();
+  };
+  const timer = setInterval(() => {
+    ticking = ticking
+      .then(() => (stopped ? undefined : tick()))
+      .catch((e: Error) => o.log(`backup: watch failed: ${e.message}`));
+  }, interval);
+  return {
+    status: () => status,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await ticking;
+      await setSync(db, '').catch(() => {});
+      await db.end().catch(() => {});
+      await cronRunning;
+      await barman(o.backupDir, ['receive-wal', '--stop', SERVER], 30_000).catch(() => {});
+    },
+  };
+}
