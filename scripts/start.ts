@@ -28,13 +28,23 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInfrastructure, freePort, writeSecret } from '@bm/testing/infra';
 import { natsEnv } from '@bm/testing/nats-auth';
 import { type DbProcess, ensureDbRoles } from '@bm/testing/pg-roles';
 import { seedDemo, writeDemoPdfs } from './demo-data.js';
+import { statusDir } from './ops/local-paths.js';
+import { startLocalBackups, stopReceiver } from './ops/start-backups.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const local = process.env.LOCAL_DIR ?? join(root, '.local');
@@ -52,6 +62,7 @@ if (![1, 3, 5].includes(natsCluster)) {
 const metricsHost = process.env.METRICS_HOST ?? '127.0.0.1';
 const t0 = Date.now();
 
+const stackPidFile = join(local, 'stack.pid');
 /** Stops of everything started so far, newest last; run in reverse by `stopAll`. */
 const stops: (() => Promise<void>)[] = [];
 const children: ChildProcess[] = [];
@@ -81,6 +92,7 @@ function stopAll(code: number): Promise<never> {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))]);
     }
     for (const stop of stops.reverse()) await stop().catch((e) => console.error(String(e)));
+    rmSync(stackPidFile, { force: true });
     process.exit(code);
   })();
   return stopping;
@@ -150,6 +162,8 @@ async function fail(message: string): Promise<never> {
 }
 
 mkdirSync(join(local, 'logs'), { recursive: true });
+// `pnpm restore latest` refuses while this runs (issue #36).
+writeFileSync(stackPidFile, String(process.pid));
 say('Starting PostgreSQL and NATS (or using DATABASE_URL / NATS_URL)…');
 // A given DATABASE_URL is used as it is; local servers get the database `business`.
 const infra = await ensureInfrastructure({
@@ -169,6 +183,15 @@ const dbUrls = process.env.DATABASE_URL
   : await ensureDbRoles(join(local, 'data'), infra.databaseUrl).catch((e: Error) =>
       fail(`creating the database roles: ${e.message}`),
     );
+// Backups (issue #36): the WAL streamed synchronously to BACKUP_DIR before any service writes.
+stops.push(stopReceiver);
+const backups = await startLocalBackups({
+  databaseUrl: infra.databaseUrl,
+  givenDatabaseUrl: !!process.env.DATABASE_URL,
+  log: (l) => say(`  ${l}`),
+}).catch((e: Error) => fail(`setting up the backups: ${e.message} (BACKUP=off starts without them)`));
+if (typeof backups !== 'string') stops.push(() => backups.stop());
+
 // The key that encrypts each company's access-point secrets at rest (issue #35): generated once for the
 // local default and kept in .local (with the data it protects), unless SECRETS_KEY(_FILE) is given.
 const secretsKeyFile = join(local, 'secrets-key');
@@ -176,6 +199,8 @@ if (!process.env.SECRETS_KEY && !process.env.SECRETS_KEY_FILE && !existsSync(sec
   writeFileSync(secretsKeyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
 const env = {
   ...process.env,
+  // The gateway's readiness and metrics read the backups' state from here (issue #36).
+  OPS_STATUS_DIR: statusDir(),
   ...(process.env.SECRETS_KEY || process.env.SECRETS_KEY_FILE ? {} : { SECRETS_KEY_FILE: secretsKeyFile }),
   DATABASE_URL: infra.databaseUrl,
   NATS_URL: infra.natsUrl,
@@ -332,4 +357,6 @@ say(
 );
 say('');
 say(`Metrics: GET /metrics of every process, listed in ${metricsTargetsFile} (Prometheus file_sd_configs).`);
+say(typeof backups === 'string' ? backups : backups.summary);
+if (typeof backups !== 'string') backups.startSchedule();
 say(`Logs in ${join(local, 'logs')}. Ctrl-C stops everything.`);

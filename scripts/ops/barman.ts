@@ -65,6 +65,7 @@ export function ensureBarman(log: (l: string) => void): void {
 export function writeBarmanConfig(s: BarmanSetup): string {
   mkdirSync(s.backupDir, { recursive: true });
   mkdirSync(join(s.backupDir, 'barman.d'), { recursive: true });
+  mkdirSync(join(s.backupDir, 'barman'), { recursive: true });
   const pgpass = join(s.backupDir, 'pgpass');
   writeFileSync(pgpass, `${s.host}:${s.port}:*:${s.user}:${s.password.replace(/([:\\])/g, '\\$1')}\n`, {
     mode: 0o600,

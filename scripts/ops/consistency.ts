@@ -143,8 +143,8 @@ async function stock(db: pg.Client, out: Finding[]): Promise<number> {
       from warehouse.stock_balance b
       join warehouse.warehouse w on w.id = b.warehouse_id
       left join warehouse.item i on i.id = b.item_id
-      left join m using (company_id, warehouse_id, item_id, lot_key)
-      left join l using (company_id, warehouse_id, item_id, lot_key)`);
+      left join m on m.company_id = b.company_id and m.warehouse_id = b.warehouse_id and m.item_id = b.item_id and m.lot_key = b.lot_key
+      left join l on l.company_id = b.company_id and l.warehouse_id = b.warehouse_id and l.item_id = b.item_id and l.lot_key = b.lot_key`);
   for (const r of rows) {
     const where = `warehouse ${r.warehouse} item ${r.item ?? r.item_id}${r.lot_key !== '00000000-0000-0000-0000-000000000000' ? ` lot ${r.lot_key}` : ''}`;
     if (r.ledger_off)
@@ -165,7 +165,8 @@ async function stock(db: pg.Client, out: Finding[]): Promise<number> {
   const { rows: orphans } = await db.query<Row>(`
     select m.company_id, m.warehouse_id, m.item_id, sum(m.quantity)::text q
       from warehouse.stock_movement m
-      left join warehouse.stock_balance b using (company_id, warehouse_id, item_id, lot_key)
+      left join warehouse.stock_balance b on b.company_id = m.company_id and b.warehouse_id = m.warehouse_id
+                                          and b.item_id = m.item_id and b.lot_key = m.lot_key
      where b.id is null group by 1, 2, 3`);
   for (const o of orphans)
     out.push({

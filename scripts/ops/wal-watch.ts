@@ -76,7 +76,6 @@ export async function startWalWatch(o: {
       .catch((e: Error) => o.log(`backup: barman cron failed: ${e.message.split('\n')[0]}`))
       .finally(() => (cronRunning = null));
   };
-  cron();
   let status: ReceiverStatus = {
     mode: 'starting',
     up: false,
@@ -88,31 +87,38 @@ export async function startWalWatch(o: {
     status = { ...status, ...next };
     writeStatus('receiver', status);
   };
-  const t0 = Date.now();
-  while (!(await streaming(db)) && Date.now() - t0 < (o.startWithinMs ?? 30_000)) {
-    if (Date.now() - lastCron > 2000) cron();
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  if (await streaming(db)) {
+  /** Waits up to `ms` for the receiver to stream. */
+  const awaitStreaming = async (ms: number) => {
+    const t0 = Date.now();
+    while (!(await streaming(db)) && Date.now() - t0 < ms) {
+      if (Date.now() - lastCron > 2000) cron();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return streaming(db);
+  };
+  /**
+   * Barman starts pg_receivewal with `--synchronous` (a flush and a reply for every WAL write) only when
+   * its name is in `synchronous_standby_names` as it starts: so the name is set first, then the receiver
+   * is (re)started. Commits wait meanwhile, for as long as it takes to connect.
+   */
+  const startSynchronous = async (withinMs: number): Promise<boolean> => {
     await setSync(db, RECEIVER_NAME);
-    publish({
-      mode: 'synchronous',
-      up: true,
-      reason: null,
-      since: new Date().toISOString(),
-      lastStreamingAt: new Date().toISOString(),
-    });
-  } else {
+    await barman(o.backupDir, ['receive-wal', '--stop', SERVER], 30_000).catch(() => {});
+    await cronRunning;
+    cron();
+    await cronRunning;
+    if (await awaitStreaming(withinMs)) {
+      const now = new Date().toISOString();
+      publish({ mode: 'synchronous', up: true, reason: null, since: now, lastStreamingAt: now });
+      return true;
+    }
     await setSync(db, '');
-    publish({
-      mode: 'degraded',
-      up: false,
-      reason: 'the WAL receiver did not start: RPO > 0 until it does',
-      since: new Date().toISOString(),
-    });
-    o.log(
-      'backup: the WAL receiver did not start; writes carry on without RPO 0 until it does (see BACKUP_DIR/barman.log)',
-    );
+    return false;
+  };
+  if (!(await startSynchronous(o.startWithinMs ?? 30_000))) {
+    const reason = 'the WAL receiver did not start: RPO > 0 until it does';
+    publish({ mode: 'degraded', up: false, reason, since: new Date().toISOString() });
+    o.log(`backup: ${reason} (see BACKUP_DIR/barman.log); writes carry on`);
   }
 
   let stopped = false;
@@ -124,15 +130,9 @@ export async function startWalWatch(o: {
     if (up) {
       downSince = null;
       if (status.mode !== 'synchronous') {
-        await setSync(db, RECEIVER_NAME);
-        publish({
-          mode: 'synchronous',
-          up: true,
-          reason: null,
-          since: new Date(now).toISOString(),
-          lastStreamingAt: new Date(now).toISOString(),
-        });
-        o.log('backup: the WAL receiver streams again: commits wait for it (RPO 0)');
+        // Back, but started while degraded (without --synchronous): started again as a synchronous standby.
+        if (await startSynchronous(10_000))
+          o.log('backup: the WAL receiver streams again: commits wait for it (RPO 0)');
       } else if (!status.lastStreamingAt || now - Date.parse(status.lastStreamingAt) > 10_000)
         publish({ lastStreamingAt: new Date(now).toISOString() });
       if (now - lastCron > 30_000) cron();
