@@ -37,7 +37,7 @@ export interface AppDeps {
     GatewayConfig,
     'ADMIN_TOKEN' | 'REQUEST_TIMEOUT_MS' | 'BODY_LIMIT_BYTES' | 'AUTH_CACHE_TTL_MS'
   > &
-    Partial<AuthLimits & Pick<GatewayConfig, 'HEALTH_CACHE_MS'>>;
+    Partial<AuthLimits & Pick<GatewayConfig, 'HEALTH_CACHE_MS' | 'OPS_STATUS_DIR'>>;
   identity: IdentityService;
   /** Where `Idempotency-Key`s and their answers are kept (issue #12). */
   idempotency: IdempotencyStore;
@@ -147,6 +147,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     pingDb: deps.pingDb,
     services: SERVICES,
     maxAgeMs: deps.config.HEALTH_CACHE_MS,
+    opsStatusDir: deps.config.OPS_STATUS_DIR,
   });
   app.get('/health/live', (c) => c.json({ status: 'ok' }));
   const readyHandler = async (c: Context) => {

@@ -47,6 +47,8 @@ export const GatewayEnv = ServiceEnv.extend({
   AUTH_HASH_QUEUE_PER_ADDRESS: z.coerce.number().int().min(1).default(4),
   /** How long one readiness result is reused, ms (at most 1 s; 0: every probe checks, for benchmarks). */
   HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
+  /** Where `pnpm start` leaves the backups' state (issue #36): readiness body and metrics read it. */
+  OPS_STATUS_DIR: z.string().min(1).optional(),
   /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client address (0: none). */
   TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
 });

@@ -8,6 +8,7 @@ import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
+import { opsStatusGauges } from './http/ops-status.js';
 import { IdempotencyStore } from './identity/idempotency.store.js';
 import { IdentityService } from './identity/identity.service.js';
 import { ormOptions } from './identity/orm-options.js';
@@ -68,11 +69,14 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
     config.METRICS_PORT !== undefined
       ? await startMetricsServer(config.METRICS_PORT, config.METRICS_HOST)
       : undefined;
+  // Issue #36: the backups' state of a stack run by `pnpm start`.
+  const removeOpsGauges = opsStatusGauges(config.OPS_STATUS_DIR);
   return {
     host,
     port,
     metricsPort: metrics?.port,
     stop: async () => {
+      removeOpsGauges();
       clearInterval(pruning);
       await new Promise<void>((r) => server.close(() => r()));
       await nc.drain().catch(() => undefined);

@@ -67,7 +67,8 @@ export async function startLocalBackups(o: {
   const { rows } = await db.query<{ v: string }>("select current_setting('server_version_num') as v");
   await db.end();
   const major = Math.floor(Number(rows[0].v) / 10000);
-  if (!pgBin || !pgBin.includes(`/${major}/`))
+  const sameMajor = pgBin?.includes(`/${major}/`) ?? false;
+  if (!pgBin || !sameMajor)
     return noBackups(
       `the local PostgreSQL ${major} is not the system's: Barman needs the system PostgreSQL's tools (apt-get install postgresql)`,
     );

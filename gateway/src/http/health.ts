@@ -4,6 +4,7 @@
  * meanwhile, so a probe flood costs one check a second, not one per request.
  */
 import { isLinkDown, type NatsConnection } from '@bm/messaging';
+import { type BackupState, backupState } from './ops-status.js';
 
 /** The body of `GET /health/ready` (and `GET /health`): 200 when `status` is `ok`, else 503. */
 export interface Readiness {
@@ -12,6 +13,11 @@ export interface Readiness {
   nats: 'ok' | 'closed' | 'disconnected';
   /** Service name → replicas that answered the NATS service ping (0: none). */
   services: Record<string, number>;
+  /**
+   * The local stack's backups (issue #36), when `pnpm start` runs them: `mode` `synchronous` (RPO 0) or
+   * `degraded` with the `reason`; the status code does not depend on it (writes carry on).
+   */
+  backup?: BackupState;
 }
 
 export interface ReadinessDeps {
@@ -23,6 +29,8 @@ export interface ReadinessDeps {
   maxAgeMs?: number;
   /** How long the service ping waits for the first replica, ms. */
   pingTimeoutMs?: number;
+  /** `OPS_STATUS_DIR` (issue #36). */
+  opsStatusDir?: string;
 }
 
 /**
@@ -61,7 +69,8 @@ export function readiness(d: ReadinessDeps): () => Promise<Readiness> {
     ]);
     const services = Object.fromEntries(d.services.map((s, i) => [s, counts[i]]));
     const ok = database === 'ok' && nats === 'ok' && counts.every((n) => n > 0);
-    return { status: ok ? 'ok' : 'degraded', database, nats, services };
+    const backup = backupState(d.opsStatusDir);
+    return { status: ok ? 'ok' : 'degraded', database, nats, services, ...(backup ? { backup } : {}) };
   };
   return () => {
     const now = performance.now();
