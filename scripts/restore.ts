@@ -87,7 +87,8 @@ await recoverInto({
   backupDir: dir,
   dest: target,
   backupId: backup!.id,
-  targetTime: to.toISOString(),
+  // PostgreSQL reads `2026-11-27 10:15:00.000+00`, not the ISO `T…Z` form.
+  targetTime: to.toISOString().replace('T', ' ').replace('Z', '+00'),
   withReceivedTail: true,
 });
 const port = await freePort();

@@ -76,17 +76,31 @@ export async function recoverInto(o: {
   execFileSync('chmod', ['700', o.dest]);
 }
 
-/** Gives the cluster in `dir` its own port (its `local.conf`, read last by postgresql.conf). */
+/**
+ * Gives the cluster in `dir` its own port and no synchronous standby (its `local.conf`, read last by
+ * postgresql.conf); the other settings the live server had (max_connections, which recovery needs at least
+ * as high as the primary's) stay.
+ */
 export function ownSettings(dir: string, port: number): void {
   const conf = join(dir, 'postgresql.conf');
   const text = readFileSync(conf, 'utf8');
   if (!text.includes("include_if_exists = 'local.conf'"))
     writeFileSync(conf, `${text}\ninclude_if_exists = 'local.conf'\n`);
+  const local = join(dir, 'local.conf');
+  const kept = existsSync(local)
+    ? readFileSync(local, 'utf8')
+        .split('\n')
+        .filter(
+          (l) =>
+            l.trim() &&
+            !/^\s*(port|listen_addresses|unix_socket_directories|synchronous_standby_names)\s*=/.test(l),
+        )
+    : ['max_connections = 400'];
   writeFileSync(
-    join(dir, 'local.conf'),
-    `port = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\nsynchronous_standby_names = ''\n`,
+    local,
+    `${[...kept, `port = ${port}`, "listen_addresses = '127.0.0.1'", "unix_socket_directories = ''", "synchronous_standby_names = ''"].join('\n')}\n`,
   );
-  execFileSync('chown', ['postgres', join(dir, 'local.conf'), conf]);
+  execFileSync('chown', ['postgres', local, conf]);
 }
 
 /**
