@@ -6,13 +6,14 @@
  * cannot. Needs the stack's backup folder (`BACKUP_DIR`, default `.local/backup`), which `pnpm start`
  * set up; `backup` and `verify` need the stack running (the backup reads the live server).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeSync } from 'node:fs';
 import { barmanInstalled, confOf, listBackups, streamingFiles } from './ops/barman.js';
 import { takeBaseBackup, verifyNewest } from './ops/base-backup.js';
 import { backupDir, localDatabaseUrl, readStatus } from './ops/local-paths.js';
 
 const fail = (m: string): never => {
-  console.error(`pnpm backup: ${m}`);
+  // Written at once: process.exit would drop what a pipe has not taken yet.
+  writeSync(2, `pnpm backup: ${m}\n`);
   process.exit(2);
 };
 const dir = backupDir();
@@ -53,7 +54,7 @@ try {
         ? `backup ${r.backupId} verified: restored, started, checks clean`
         : `pnpm backup verify: FAILED for ${r.backupId ?? '-'}: ${r.error}`,
     );
-    process.exit(r.ok ? 0 : 1);
+    process.exitCode = r.ok ? 0 : 1;
   } else {
     const b = await takeBaseBackup(dir, log);
     console.log(`base backup ${b.id} taken, ended ${b.endTime}, ${mib(b.sizeBytes)}, in ${dir}`);

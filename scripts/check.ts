@@ -4,6 +4,7 @@
  * restored copy. Prints what it checked and every finding with the document it names; exits 1 when there
  * is a finding, 2 when it cannot run. The result is left in `.local/status/check.json` (metrics, log).
  */
+import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runChecks } from './ops/consistency.js';
 import { localDatabaseUrl, writeStatus } from './ops/local-paths.js';
@@ -32,8 +33,8 @@ try {
     console.log(`FINDING ${f.check}: company ${f.companyId}: ${f.document}: ${f.message}`);
   console.log(r.findings.length ? `pnpm check: ${r.findings.length} finding(s)` : 'pnpm check: clean');
   if (!values['no-status']) writeStatus('check', { ...r, databaseUrl: undefined });
-  process.exit(r.findings.length ? 1 : 0);
+  process.exitCode = r.findings.length ? 1 : 0;
 } catch (e) {
-  console.error(`pnpm check: cannot run: ${(e as Error).message}`);
-  process.exit(2);
+  writeSync(2, `pnpm check: cannot run: ${(e as Error).message}\n`);
+  process.exitCode = 2;
 }

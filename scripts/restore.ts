@@ -9,8 +9,9 @@
  * directory PostgreSQL 15 opens with the same credentials. It never replaces the live data: numbers and
  * e-invoices issued after that time have already left the company (docs/operations.md).
  */
-import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from '@bm/testing/infra';
 import { barmanInstalled, confOf, listBackups } from './ops/barman.js';
@@ -18,7 +19,8 @@ import { backupDir, dataDir, localDatabaseUrl, localDir } from './ops/local-path
 import { ownSettings, recoverInto, startCopy, systemPgBin, withPort } from './ops/restore-copy.js';
 
 const fail = (m: string): never => {
-  console.error(`pnpm restore: ${m}`);
+  // Written at once: process.exit would drop what a pipe has not taken yet.
+  writeSync(2, `pnpm restore: ${m}\n`);
   process.exit(2);
 };
 const { values, positionals } = parseArgs({
@@ -63,7 +65,7 @@ if (positionals[0] === 'latest' && !values.to) {
     `restoring base backup ${newest.id} (ended ${newest.endTime}) and every WAL after it into ${pgdata}`,
   );
   await recoverInto({ backupDir: dir, dest: pgdata, backupId: newest.id, withReceivedTail: true });
-  console.log('restored: pnpm start replays the WAL to the last committed transaction and carries on');
+  writeSync(1, 'restored: pnpm start replays the WAL to the last committed transaction and carries on\n');
   process.exit(0);
 }
 
@@ -79,6 +81,15 @@ const backup = done.find((b) => b.endTime && Date.parse(b.endTime) <= to.getTime
 if (!backup)
   fail(`no base backup ended before ${to.toISOString()} (the oldest ended ${done.at(-1)!.endTime})`);
 const pgBin = systemPgBin() ?? fail('no PostgreSQL binaries (/usr/lib/postgresql/*/bin)');
+// PostgreSQL runs as `postgres`: every folder above the copy must let it in.
+if (process.getuid?.() === 0) {
+  mkdirSync(target, { recursive: true });
+  const enter = spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dirname(target)]);
+  if (enter.status !== 0)
+    fail(
+      `the postgres user cannot enter ${dirname(target)}: choose a target it can reach (e.g. under /var/tmp) or chmod o+x the folders above it`,
+    );
+}
 const live = localDatabaseUrl() ?? fail('no local database URL (.local/data/urls.json)');
 console.log(
   `restoring base backup ${backup!.id} into ${target} and replaying the WAL to ${to.toISOString()}`,
