@@ -20,9 +20,11 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
  * runs an older commit's from its worktree); `dataDir`: where its own PostgreSQL and nats-server keep their
  * data (default a fresh temporary directory; unless DATABASE_URL / NATS_URL are set).
  */
-export async function startBenchStack(opts: { ormOptions?: any; root?: string; dataDir?: string } = {}) {
+export async function startBenchStack(
+  opts: { ormOptions?: any; root?: string; dataDir?: string; durable?: boolean } = {},
+) {
   const root = opts.root ?? repoRoot;
-  const infra = await ensureInfrastructure({ log: () => {}, dataDir: opts.dataDir });
+  const infra = await ensureInfrastructure({ log: () => {}, dataDir: opts.dataDir, durable: opts.durable });
   const databaseUrl = await ensureDatabase(infra.databaseUrl, `bench_${Date.now()}`);
   const adminToken = 'bench-admin-token-0123456789';
   const port = await freePort();
