@@ -71,7 +71,9 @@ export function writeBarmanConfig(s: BarmanSetup): string {
     mode: 0o600,
   });
   chmodSync(pgpass, 0o600);
-  const conn = `host=${s.host} port=${s.port} user=${s.user} passfile=${pgpass}`;
+  // The password file reaches libpq as PGPASSFILE (see {@link barman}): Barman refuses a connection string
+  // with a quoted value, and the folder may have a space (a clone in `~/my books`).
+  const conn = `host=${s.host} port=${s.port} user=${s.user}`;
   const conf = confOf(s.backupDir);
   writeFileSync(
     conf,
@@ -106,6 +108,8 @@ wal_retention_policy = main
 export async function barman(backupDir: string, args: string[], timeoutMs = 600_000): Promise<string> {
   try {
     const { stdout, stderr } = await exec('barman', ['-c', confOf(backupDir), ...args], {
+      // Barman's connections and the pg_receivewal / pg_basebackup it starts read the password here.
+      env: { ...process.env, PGPASSFILE: join(backupDir, 'pgpass') },
       timeout: timeoutMs,
       maxBuffer: 16 * 1024 * 1024,
     });

@@ -72,7 +72,12 @@ export async function startLocalBackups(o: {
     return noBackups(
       `the local PostgreSQL ${major} is not the system's: Barman needs the system PostgreSQL's tools (apt-get install postgresql)`,
     );
-  ensureBarman(o.log);
+  try {
+    ensureBarman(o.log);
+  } catch (e) {
+    // An ordinary user without barman: the stack starts, and says loudly that nothing is backed up.
+    return noBackups(`${(e as Error).message}: losing the data directory loses everything (RPO: all)`);
+  }
   const dir = backupDir();
   const url = new URL(o.databaseUrl);
   writeBarmanConfig({
