@@ -105,12 +105,19 @@ wal_retention_policy = main
 }
 
 /** Runs `barman -c <conf> …`; resolves to its output. @throws Error with Barman's own message */
-export async function barman(backupDir: string, args: string[], timeoutMs = 600_000): Promise<string> {
+export async function barman(
+  backupDir: string,
+  args: string[],
+  timeoutMs = 600_000,
+  /** Aborting kills Barman (a base backup or a restore under way when the stack stops). */
+  signal?: AbortSignal,
+): Promise<string> {
   try {
     const { stdout, stderr } = await exec('barman', ['-c', confOf(backupDir), ...args], {
       // Barman's connections and the pg_receivewal / pg_basebackup it starts read the password here.
       env: { ...process.env, PGPASSFILE: join(backupDir, 'pgpass') },
       timeout: timeoutMs,
+      signal,
       maxBuffer: 16 * 1024 * 1024,
     });
     return `${stdout}${stderr}`;

@@ -53,15 +53,20 @@ async function underLock<T>(backupDir: string, log: (l: string) => void, work: (
 }
 
 /** Takes a base backup now (after one under way); resolves to it. @throws Error with Barman's message */
-export async function takeBaseBackup(backupDir: string, log: (l: string) => void): Promise<BaseBackup> {
+export async function takeBaseBackup(
+  backupDir: string,
+  log: (l: string) => void,
+  signal?: AbortSignal,
+): Promise<BaseBackup> {
   return underLock(backupDir, log, async () => {
     // A first backup needs WAL in the archive: close the current segment and wait for it to be archived.
     await barman(
       backupDir,
       ['switch-wal', '--force', '--archive', '--archive-timeout', '120', SERVER],
       180_000,
+      signal,
     ).catch((e: Error) => log(`switch-wal: ${e.message.split('\n')[0]}`));
-    await barman(backupDir, ['backup', SERVER, '--wait', '--wait-timeout', '300'], 900_000);
+    await barman(backupDir, ['backup', SERVER, '--wait', '--wait-timeout', '300'], 900_000, signal);
     const [newest] = (await listBackups(backupDir)).filter((b) => b.status === 'DONE');
     if (!newest) throw new Error('barman reported no finished backup');
     writeStatus('backup', { at: new Date().toISOString(), ok: true, backup: newest });
@@ -86,6 +91,7 @@ export async function verifyNewest(
   backupDir: string,
   liveUrl: string,
   log: (l: string) => void,
+  signal?: AbortSignal,
 ): Promise<VerifyResult> {
   const at = new Date().toISOString();
   const done = (r: Omit<VerifyResult, 'at'>) => {
@@ -110,11 +116,13 @@ export async function verifyNewest(
   let stop: (() => void) | null = null;
   try {
     log(`verifying backup ${newest.id}: restoring it into ${dir}`);
-    await recoverInto({ backupDir, dest: dir, backupId: newest.id, withReceivedTail: false });
+    await recoverInto({ backupDir, dest: dir, backupId: newest.id, withReceivedTail: false, signal });
+    signal?.throwIfAborted();
     const port = await freePort();
     ownSettings(dir, port);
     const url = withPort(liveUrl, port);
     stop = await startCopy(pgBin, dir, url);
+    signal?.throwIfAborted();
     const r = await runChecks(url, { stuckAfterMinutes: 1e9 });
     return done({
       ok: r.findings.length === 0,
@@ -146,6 +154,8 @@ export function startBackupSchedule(o: {
   log: (l: string) => void;
 }): () => Promise<void> {
   let stopped = false;
+  // Stopping the stack aborts a backup or a verification under way: the stop does not wait minutes.
+  const abort = new AbortController();
   let running: Promise<void> = Promise.resolve();
   const due = async () => {
     const [newest] = (await listBackups(o.backupDir)).filter((b) => b.status === 'DONE');
@@ -153,10 +163,11 @@ export function startBackupSchedule(o: {
   };
   const pass = async () => {
     if (stopped || !(await due())) return;
-    const b = await takeBaseBackup(o.backupDir, o.log);
+    const b = await takeBaseBackup(o.backupDir, o.log, abort.signal);
     o.log(`backup: base backup ${b.id} taken (${(b.sizeBytes / 1048576).toFixed(1)} MiB)`);
     if (stopped) return;
-    const v = await verifyNewest(o.backupDir, o.liveUrl, o.log);
+    const v = await verifyNewest(o.backupDir, o.liveUrl, o.log, abort.signal);
+    if (stopped) return;
     o.log(
       v.ok
         ? `backup: ${b.id} verified: restored, started, checks clean`
@@ -165,6 +176,7 @@ export function startBackupSchedule(o: {
   };
   const run = () => {
     running = running.then(pass).catch((e: Error) => {
+      if (stopped) return;
       writeStatus('backup', { at: new Date().toISOString(), ok: false, error: e.message });
       o.log(`backup: base backup failed: ${e.message.split('\n')[0]}`);
     });
@@ -175,6 +187,7 @@ export function startBackupSchedule(o: {
   return async () => {
     stopped = true;
     clearInterval(timer);
+    abort.abort();
     await running;
   };
 }

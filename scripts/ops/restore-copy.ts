@@ -46,15 +46,21 @@ export async function recoverInto(o: {
   backupId: string;
   targetTime?: string;
   withReceivedTail: boolean;
+  signal?: AbortSignal;
 }): Promise<void> {
   mkdirSync(o.dest, { recursive: true });
-  await barman(o.backupDir, [
-    'recover',
-    SERVER,
-    o.backupId,
-    o.dest,
-    ...(o.targetTime ? ['--target-time', o.targetTime, '--target-action', 'promote'] : []),
-  ]);
+  await barman(
+    o.backupDir,
+    [
+      'recover',
+      SERVER,
+      o.backupId,
+      o.dest,
+      ...(o.targetTime ? ['--target-time', o.targetTime, '--target-action', 'promote'] : []),
+    ],
+    600_000,
+    o.signal,
+  );
   if (o.withReceivedTail) {
     // With a target, recovery reads WAL through restore_command from barman_wal/; without, from pg_wal/.
     const walDir = o.targetTime ? join(o.dest, 'barman_wal') : join(o.dest, 'pg_wal');
