@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from '@bm/testing/infra';
 import { barmanInstalled, confOf, listBackups } from './ops/barman.js';
-import { backupDir, dataDir, localDatabaseUrl, localDir } from './ops/local-paths.js';
+import { alive, backupDir, dataDir, localDatabaseUrl, localDir } from './ops/local-paths.js';
 import { ownSettings, recoverInto, startCopy, systemPgBin, withPort } from './ops/restore-copy.js';
 
 const fail = (m: string): never => {
@@ -32,15 +32,6 @@ if (!barmanInstalled()) fail('barman is not installed (apt-get install barman)')
 if (!existsSync(confOf(dir))) fail(`no backup in ${dir} (BACKUP_DIR): nothing to restore from`);
 const done = (await listBackups(dir)).filter((b) => b.status === 'DONE');
 if (!done.length) fail(`no finished base backup in ${dir}`);
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 if (positionals[0] === 'latest' && !values.to) {
   const stackPid = Number(

@@ -11,18 +11,10 @@ import { join } from 'node:path';
 import { freePort } from '@bm/testing/infra';
 import { type BaseBackup, barman, listBackups, SERVER } from './barman.js';
 import { type Finding, runChecks } from './consistency.js';
-import { writeStatus } from './local-paths.js';
+import { alive, writeStatus } from './local-paths.js';
 import { ownSettings, recoverInto, removeCopy, startCopy, systemPgBin, withPort } from './restore-copy.js';
 
 const lockOf = (backupDir: string) => join(backupDir, 'base-backup.lock');
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Holds the base-backup lock while `work` runs; waits for a backup under way (another process's) first. */
 async function underLock<T>(backupDir: string, log: (l: string) => void, work: () => Promise<T>): Promise<T> {

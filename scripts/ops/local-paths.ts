@@ -38,3 +38,13 @@ export function readStatus<T>(name: string): T | null {
     return null;
   }
 }
+
+/** Whether process `pid` runs (on this machine). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -80,6 +80,22 @@ function receivedEvent(
   };
 }
 
+/** Enqueues `events.invoicing.e-invoice-received` of record `row` in transaction `tx` (if there is one). */
+function enqueueReceived(
+  tx: EntityManager,
+  companyId: string,
+  row: Parameters<typeof receivedEvent>[1] | null,
+): void {
+  if (row)
+    enqueueEvent(
+      tx,
+      OutboxEntity,
+      companyId,
+      InvoiceEventSubjects.eInvoiceReceived,
+      receivedEvent(companyId, row),
+    );
+}
+
 /** The record this company has of these bytes or of this provider document, or null. */
 export function findExisting(
   em: EntityManager,
@@ -215,14 +231,7 @@ export async function markBookedInTx(
       ] as any,
     },
   );
-  if (row)
-    enqueueEvent(
-      tx,
-      OutboxEntity,
-      companyId,
-      InvoiceEventSubjects.eInvoiceReceived,
-      receivedEvent(companyId, row),
-    );
+  enqueueReceived(tx, companyId, row);
 }
 
 /**
@@ -286,14 +295,7 @@ export async function markOutcome(
       { id },
       { disableIdentityMap: true, exclude: ['bytes'] as any },
     );
-    if (row)
-      enqueueEvent(
-        tx,
-        OutboxEntity,
-        companyId,
-        InvoiceEventSubjects.eInvoiceReceived,
-        receivedEvent(companyId, row),
-      );
+    enqueueReceived(tx, companyId, row);
   });
 }
 
