@@ -155,11 +155,11 @@ export class CompanyAccess {
   }
 
   /** Records the last contact with the company's provider, or its error (best effort). */
-  async report(companyId: string, error: string | null): Promise<void> {
+  async report(companyId: string, error: string | null, version: string | null): Promise<void> {
     await request(
       this.nc,
       reportAccessPointContact,
-      { ok: error === null, error: error?.slice(0, 2000) ?? null, at: new Date().toISOString() },
+      { ok: error === null, error: error?.slice(0, 2000) ?? null, at: new Date().toISOString(), version },
       { companyId, requestId: crypto.randomUUID() },
     ).catch(() => undefined);
     this.cache.delete(companyId);

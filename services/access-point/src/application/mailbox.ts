@@ -119,10 +119,10 @@ export function startMailboxPolling(deps: {
         if (!creds) continue;
         const client = new SapiClient(creds, deps.timeoutMs);
         await drainMailbox(deps.nc, client, s.companyId, s.participantId, deps.log, () => stopped);
-        if (s.transport === 'sapi') await deps.access.report(s.companyId, null);
+        if (s.transport === 'sapi') await deps.access.report(s.companyId, null, s.version);
       } catch (e) {
         deps.log.warn({ companyId: s.companyId, err: (e as Error).message }, 'mailbox poll failed');
-        if (s.transport === 'sapi') await deps.access.report(s.companyId, (e as Error).message);
+        if (s.transport === 'sapi') await deps.access.report(s.companyId, (e as Error).message, s.version);
       }
     }
   };

@@ -39,7 +39,7 @@ async function testConnection(access: CompanyAccess, companyId: string) {
   try {
     await sapi.client.token(true);
     const page = await sapi.client.list(settings.participantId, null);
-    if (own) await access.report(companyId, null);
+    if (own) await access.report(companyId, null, settings.version);
     return {
       ok: true as const,
       transport: 'sapi' as const,
@@ -49,7 +49,7 @@ async function testConnection(access: CompanyAccess, companyId: string) {
     };
   } catch (e) {
     if (!(e instanceof SapiError)) throw e;
-    if (own) await access.report(companyId, `${e.code}: ${e.message}`);
+    if (own) await access.report(companyId, `${e.code}: ${e.message}`, settings.version);
     throw new AppError(
       ErrorKind.bad_gateway,
       ErrorCode.AccessPointError,

@@ -42,10 +42,12 @@ export function routedTransport(base: Transport, access: CompanyAccess): Transpo
             outcome.status === 'rejected'
               ? outcome.reasons.map((r) => `${r.code}: ${r.message}`).join('; ')
               : null,
+            sapi.settings.version,
           );
         return outcome;
       } catch (e) {
-        if (own && e instanceof RetryLater) await access.report(doc.companyId, e.message);
+        if (own && e instanceof RetryLater)
+          await access.report(doc.companyId, e.message, sapi.settings.version);
         throw e;
       }
     },

@@ -24,6 +24,7 @@ function stored(companyId: string, r: Row | null, participantId: string | null):
     lastContactAt: iso(r?.lastContactAt),
     lastError: r?.lastError ?? null,
     lastErrorAt: iso(r?.lastErrorAt),
+    version: iso(r?.updatedAt),
   };
 }
 
@@ -84,12 +85,13 @@ export async function storeSettings(
 /** `invoicing.access-point-settings.report`: the connector's last contact with the company's provider, or its error. */
 export async function reportContact(
   ctx: Ctx,
-  r: { ok: boolean; error: string | null; at: string },
+  r: { ok: boolean; error: string | null; at: string; version: string | null },
 ): Promise<{ ok: true }> {
   const at = new Date(r.at);
   await ctx.em.nativeUpdate(
     AccessPointSettingsEntity,
-    { companyId: ctx.companyId! },
+    // A report about settings replaced since (a poll that began with the old secret) changes nothing.
+    r.version ? { companyId: ctx.companyId!, updatedAt: new Date(r.version) } : { companyId: ctx.companyId! },
     r.ok ? { lastContactAt: at } : { lastError: r.error ?? 'error', lastErrorAt: at },
   );
   return { ok: true };
@@ -115,10 +117,11 @@ export async function listSettings(
       last_contact_at: Date | null;
       last_error: string | null;
       last_error_at: Date | null;
+      updated_at: Date | null;
     }[]
   >(
     `select p."company_id", p."peppol_id", s."transport", s."url", s."client_id", s."scope", s."secret_ciphertext",
-            s."last_contact_at", s."last_error", s."last_error_at"
+            s."last_contact_at", s."last_error", s."last_error_at", s."updated_at"
        from "invoicing"."company_profile" p
        left join "invoicing"."access_point_settings" s on s."company_id" = p."company_id"
       where s."transport" = 'sapi' or (? and coalesce(s."transport", 'default') = 'default' and p."peppol_id" is not null)
@@ -136,5 +139,6 @@ export async function listSettings(
     lastContactAt: iso(r.last_contact_at),
     lastError: r.last_error,
     lastErrorAt: iso(r.last_error_at),
+    version: iso(r.updated_at),
   }));
 }

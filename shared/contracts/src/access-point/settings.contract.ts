@@ -91,6 +91,8 @@ export const StoredAccessPointSettings = z.object({
   lastContactAt: z.string().nullable(),
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
+  /** When these settings were last set (ISO): a contact report names the version it is about. */
+  version: z.string().nullable(),
 });
 export type StoredAccessPointSettings = z.infer<typeof StoredAccessPointSettings>;
 
@@ -115,7 +117,13 @@ export const storeAccessPointSettings = defineContract({
 /** `invoicing.access-point-settings.report` (connector → invoicing): the last contact with the provider, or its error. */
 export const reportAccessPointContact = defineContract({
   subject: 'invoicing.access-point-settings.report',
-  request: z.object({ ok: z.boolean(), error: z.string().max(2000).nullable(), at: z.string() }),
+  request: z.object({
+    ok: z.boolean(),
+    error: z.string().max(2000).nullable(),
+    at: z.string(),
+    /** The settings' `version` the contact used: a report about settings replaced since changes nothing. */
+    version: z.string().nullable().default(null),
+  }),
   reply: z.object({ ok: z.literal(true) }),
 });
 /**
