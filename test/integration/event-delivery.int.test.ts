@@ -143,13 +143,11 @@ describe('outbox', () => {
     await relay.flush();
     const claimed = 'b0000000-0000-4000-8000-000000000011';
     const free = 'b0000000-0000-4000-8000-000000000012';
-    // Another relay (say one that died while publishing) holds `claimed` for 4 more seconds: longer than
-    // the first read below can take (its fetches wait in whole seconds), so that read cannot race the end
-    // of the claim.
-    const claimedAt = Date.now();
+    // Another relay (say one that died while publishing) holds `claimed` for an hour; the test ends the
+    // claim itself below (issue #35: no race between a wall-clock window and how long the reads take).
     await sql(
       `insert into warehouse.outbox (id, company_id, subject, payload, created_at, claimed_until) values
-         ($1, $3, 'events.warehouse.test-claimed', '{"n":11}', now(), now() + interval '4 seconds'),
+         ($1, $3, 'events.warehouse.test-claimed', '{"n":11}', now(), now() + interval '1 hour'),
          ($2, $3, 'events.warehouse.test-claimed', '{"n":12}', now(), null)`,
       [claimed, free, c.creds.companyId],
     );
@@ -170,7 +168,9 @@ describe('outbox', () => {
     const first = await read('events.warehouse.test-claimed', 2, 1500);
     expect(first.map((m) => JSON.parse(new TextDecoder().decode(m.data)).n)).toEqual([12]);
     // After the claim ends, the next round takes it over.
-    await new Promise((r) => setTimeout(r, Math.max(0, 4100 - (Date.now() - claimedAt))));
+    await sql(`update warehouse.outbox set claimed_until = now() - interval '1 second' where id = $1`, [
+      claimed,
+    ]);
     await relay.flush();
     expect(await state()).toEqual([
       [true, false],
