@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { reportEInvoiceStatus } from '@bm/contracts';
 import { request } from '@bm/messaging';
 import { type ServerType, serve } from '@hono/node-server';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transmissionId } from '../../services/access-point/src/domain/peppol.js';
@@ -389,12 +390,27 @@ describe('phoss: phoss-ap’s REST API and forwarding', () => {
     expect(standIn.submits).toContain(id);
     // Killed: its NATS connection is gone before it could acknowledge the event.
     await ap.nc.close();
+    const admin = await stack.natsConnect('admin');
+    const jsm = await jetstreamManager(admin);
+    // The event's first delivery, never acknowledged: its redelivery will be the next consumer sequence.
+    const firstDelivery = (await jsm.consumers.info('EVENTS', 'ap-phoss-test')).delivered.consumer_seq;
     release();
     await ap.stop().catch(() => undefined);
     ap = await stack.startAccessPoint(env());
     await until(sale.id, 'delivered', 15_000);
-    // The unacknowledged event comes back after the acknowledgement wait (2 s): it is not sent again.
-    await new Promise((r) => setTimeout(r, 3500));
+    // The unacknowledged event comes back after the acknowledgement wait (2 s) and is handled: waited for
+    // as the consumer's state (nothing pending, nothing waiting for an ack), not as a fixed window.
+    try {
+      const redelivered = async () => {
+        const info = await jsm.consumers.info('EVENTS', 'ap-phoss-test');
+        return info.delivered.consumer_seq > firstDelivery && info.num_ack_pending === 0;
+      };
+      for (let i = 0; i < 600 && !(await redelivered()); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await redelivered()).toBe(true);
+    } finally {
+      await admin.close();
+    }
+    // It was not sent again.
     expect(standIn.submits.filter((s) => s === id)).toHaveLength(1);
     expect((await history(sale.id)).map((c) => c.status)).toEqual(['issued', 'queued', 'sent', 'delivered']);
   });
