@@ -26,9 +26,8 @@ import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { receivedView } from '../domain/e-invoice/received-view.js';
 import { readUbl } from '../domain/e-invoice/ubl-read.js';
 import { sha256Hex } from '../store/e-invoice.store.js';
+import { archivedBytes, bookedOriginal } from '../store/inbox.reads.js';
 import {
-  archivedBytes,
-  bookedOriginal,
   findReceived,
   type InboxRow,
   listReceived,

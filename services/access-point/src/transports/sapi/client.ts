@@ -132,10 +132,13 @@ export class SapiClient {
   }
 
   /** A token for these credentials: the cached one, or one minted now (`fresh`: always minted). */
-  async token(fresh = false): Promise<string> {
+  async token(fresh = false, refused?: string): Promise<string> {
     const key = tokenKey(this.creds);
     const cached = tokens.get(key);
-    if (!fresh && cached && cached.expiresAt - 60_000 > Date.now()) return cached.token;
+    // After a 401 (`refused`), a token another call has minted since is used, not minted again.
+    const usable =
+      cached && cached.expiresAt - 60_000 > Date.now() && (!fresh || (refused && cached.token !== refused));
+    if (usable) return cached.token;
     let pending = minting.get(key);
     if (!pending) {
       pending = this.mint().finally(() => minting.delete(key));
@@ -172,11 +175,13 @@ export class SapiClient {
     participant: string,
     extra: { headers?: Record<string, string>; body?: string } = {},
   ): Promise<Response> {
+    let refused: string | undefined;
     for (let attempt = 0; ; attempt++) {
+      const token = await this.token(attempt > 0, refused);
       const res = await this.fetch(path, {
         method,
         headers: {
-          Authorization: `Bearer ${await this.token(attempt > 0)}`,
+          Authorization: `Bearer ${token}`,
           'X-Peppol-Participant-Id': participant,
           Accept: 'application/json',
           ...(extra.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
@@ -187,6 +192,7 @@ export class SapiClient {
       if (res.ok) return res;
       if (res.status === 401 && attempt === 0) {
         await res.body?.cancel();
+        refused = token;
         continue;
       }
       throw await errorOf(res);
