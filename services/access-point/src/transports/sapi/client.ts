@@ -234,7 +234,7 @@ export class SapiClient {
     const body = (await res.json()) as any;
     return {
       documents: (body.documents ?? []).map((d: any) => ({
-        documentId: String(d.documentId ?? d.providerDocumentId),
+        documentId: String(d.documentId ?? d.providerDocumentId ?? d.id),
         metadata: d.metadata ?? null,
         status: d.status ?? null,
       })),
