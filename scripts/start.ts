@@ -28,15 +28,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInfrastructure, freePort, writeSecret } from '@bm/testing/infra';
@@ -45,6 +37,9 @@ import { type DbProcess, ensureDbRoles } from '@bm/testing/pg-roles';
 import { seedDemo, writeDemoPdfs } from './demo-data.js';
 import { statusDir } from './ops/local-paths.js';
 import { startLocalBackups, stopReceiver } from './ops/start-backups.js';
+import { watchLaunchers } from './start-parts/launchers.js';
+import { writeTargets } from './start-parts/metrics-targets.js';
+import { localSecretsKey } from './start-parts/secrets-key.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const local = process.env.LOCAL_DIR ?? join(root, '.local');
@@ -105,55 +100,12 @@ process.on('SIGTERM', () => void stopAll(0));
 // A closed terminal: node would exit at once and leave the servers running.
 process.on('SIGHUP', () => void stopAll(0));
 
-/**
- * The processes that launched this script, from its parent up to the package manager (`pnpm start`:
- * pnpm, `sh -c`, the `node` wrapper, tsx's CLI); Linux only (`/proc`), empty elsewhere. SIGTERM to
- * `pnpm start` ends pnpm but is not passed down that chain, so this script watches it and stops the
- * stack when any of them is gone, instead of running on, orphaned, with its PostgreSQL (issue #25).
- */
-function launchers(): number[] {
-  const chain: number[] = [];
-  let pid = process.ppid;
-  for (let depth = 0; depth < 8 && pid > 1; depth++) {
-    let cmd: string;
-    let parent: number;
-    try {
-      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      // `pid (comm) state ppid …`: the command may contain spaces and parentheses.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      break;
-    }
-    chain.push(pid);
-    if (/(^|[/\s])(pnpm|npm)(\.c?js)?(\s|$)/.test(cmd)) return chain;
-    pid = parent;
-  }
-  // Not started by a package manager: only tsx's own CLI, when it is the parent.
-  return chain.slice(0, 1).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('tsx');
-    } catch {
-      return false;
-    }
-  });
-}
-const launcherPids = launchers();
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-setInterval(() => {
-  const gone = launcherPids.find((pid) => !alive(pid));
-  if (gone !== undefined && !stopping) {
-    console.error(`the process that started this stack (pid ${gone}) has gone: stopping everything`);
-    void stopAll(0);
-  }
-}, 500).unref();
+// Orphaned (pnpm killed, SIGTERM to pnpm): stop instead of running on with the servers (issue #25).
+watchLaunchers((gone) => {
+  if (stopping) return;
+  console.error(`the process that started this stack (pid ${gone}) has gone: stopping everything`);
+  void stopAll(0);
+});
 
 /** Prints why the start failed and stops what was started. */
 async function fail(message: string): Promise<never> {
@@ -192,16 +144,12 @@ const backups = await startLocalBackups({
 }).catch((e: Error) => fail(`setting up the backups: ${e.message} (BACKUP=off starts without them)`));
 if (typeof backups !== 'string') stops.push(() => backups.stop());
 
-// The key that encrypts each company's access-point secrets at rest (issue #35): generated once for the
-// local default and kept in .local (with the data it protects), unless SECRETS_KEY(_FILE) is given.
-const secretsKeyFile = join(local, 'secrets-key');
-if (!process.env.SECRETS_KEY && !process.env.SECRETS_KEY_FILE && !existsSync(secretsKeyFile))
-  writeFileSync(secretsKeyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
 const env = {
   ...process.env,
   // The gateway's readiness and metrics read the backups' state from here (issue #36).
   OPS_STATUS_DIR: statusDir(),
-  ...(process.env.SECRETS_KEY || process.env.SECRETS_KEY_FILE ? {} : { SECRETS_KEY_FILE: secretsKeyFile }),
+  // The key of the companies' access-point secrets (issue #35), generated once for the local default.
+  ...localSecretsKey(local),
   DATABASE_URL: infra.databaseUrl,
   NATS_URL: infra.natsUrl,
   ADMIN_TOKEN: adminToken,
@@ -218,7 +166,7 @@ const processes: [ProcessName, string][] = [
   ['invoicing', 'services/invoicing/src/main.ts'],
   ['reporting', 'services/reporting/src/main.ts'],
   // The Peppol access-point connector (issue #23): loopback unless PEPPOL_AP (and its PEPPOL_* settings,
-  // passed through from this environment) says phoss or folder.
+  // passed through from this environment) says phoss, folder or sapi (issue #35).
   ['access-point', 'services/access-point/src/main.ts'],
   ['gateway', 'gateway/src/main.ts'],
 ];
@@ -237,19 +185,7 @@ const backoff = new Map<string, number>();
 const metricsPorts = new Map<string, number>();
 const metricsTargetsFile = join(local, 'metrics-targets.json');
 
-/**
- * Writes `.local/metrics-targets.json` (Prometheus `file_sd_configs`): one target per process and
- * replica, labelled with its service and instance. Written whole to a temporary file and renamed, so
- * Prometheus never reads half of it.
- */
-function writeMetricsTargets(): void {
-  const targets = [...metricsPorts].map(([instance, p]) => ({
-    targets: [`${metricsHost === '0.0.0.0' ? '127.0.0.1' : metricsHost}:${p}`],
-    labels: { service: instance.replace(/-\d+$/, ''), instance },
-  }));
-  writeFileSync(`${metricsTargetsFile}.tmp`, `${JSON.stringify(targets, null, 2)}\n`);
-  renameSync(`${metricsTargetsFile}.tmp`, metricsTargetsFile);
-}
+const writeMetricsTargets = () => writeTargets(metricsTargetsFile, metricsPorts, metricsHost);
 
 /** Starts one process; when it exits while the stack runs, it is started again after a back-off. */
 function launch(name: ProcessName, file: string, replica = 1): void {

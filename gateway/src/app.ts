@@ -25,7 +25,6 @@ import { requestId } from './middleware/request-id.js';
 import { telemetry } from './middleware/telemetry.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
 import { registerEInvoiceRoutes } from './routes/e-invoice.routes.js';
-import { inboxOperations, registerInboxDocumentRoute } from './routes/inbox.routes.js';
 import { invoiceOperations } from './routes/invoices.routes.js';
 import { masterDataOperations } from './routes/master-data.routes.js';
 import { type GatewayEnv, type Operation, registerOperations } from './routes/operation.js';
@@ -245,7 +244,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     authenticate,
     negotiate,
   );
-  registerInboxDocumentRoute(app, { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS }, authenticate);
   const keyed = idempotency({
     store: deps.idempotency,
     // A running request holds its key for two NATS round trips' worth of deadline plus a grace.
@@ -254,13 +252,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   });
   registerOperations(
     app,
-    [
-      ...warehouseOperations,
-      ...invoiceOperations,
-      ...masterDataOperations,
-      ...inboxOperations,
-      ...(deps.operations ?? []),
-    ],
+    [...warehouseOperations, ...invoiceOperations, ...masterDataOperations, ...(deps.operations ?? [])],
     { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
     [authenticate, negotiate],
     [keyed],

@@ -58,6 +58,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.6/purchase/e-invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A received e-invoice: its bytes as delivered (XML), or its inbox record (JSON)
+         * @description `Accept: application/xml` (or none): the bytes exactly as the access point delivered them, with `ETag` of their SHA-256. `Accept: application/json`: the inbox record.
+         */
+        get: operations["getPurchaseEInvoicesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.6/sales/invoices/{id}/e-invoice": {
         parameters: {
             query?: never;
@@ -157,26 +177,6 @@ export interface paths {
          * @description Only when the delivery status is `failed` (409 InvalidState otherwise): the next attempt, status `issued`, handed to the access point again. Replies with the invoice's `eInvoice`.
          */
         post: operations["postSalesInvoicesByIdEInvoiceResend"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/purchase/e-invoices/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A received e-invoice: its bytes as delivered (XML), or its inbox record (JSON)
-         * @description `Accept: application/xml` (or none): the bytes exactly as the access point delivered them, with `ETag` of their SHA-256. `Accept: application/json`: the inbox record.
-         */
-        get: operations["getPurchaseEInvoicesById"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -426,6 +426,67 @@ export interface paths {
         get: operations["getPurchaseInvoicesById"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/purchase/e-invoices/{id}/book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a received e-invoice that needs attention again, after master data were fixed
+         * @description 201 with the purchase invoice; 422 with the problems in `errors` (the document stays `needs-attention`); 409 InvalidState when it is `booked` or `duplicate` already.
+         */
+        post: operations["postPurchaseEInvoicesByIdBook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/company/access-point": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's access point: `default` or its own SAPI-SK provider (never the secret) */
+        get: operations["getCompanyAccessPoint"];
+        /**
+         * Set the company's access point: `{transport: "sapi", url, clientId, clientSecret, scope?}` or `{transport: "default"}`
+         * @description The secret is write-only: stored encrypted (AES-256-GCM), never returned. A PUT without `clientSecret` keeps the stored one. `url` is the SAPI-SK base up to the version path (`…/sapi/v1` or `…/sapi`), https unless on loopback. 400 naming the field.
+         */
+        put: operations["putCompanyAccessPoint"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/company/access-point/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the company's SAPI-SK provider: mint a token and list the mailbox once
+         * @description 200 with the number of documents waiting; 502 AccessPointError with the provider's code and message.
+         */
+        post: operations["postCompanyAccessPointTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1024,67 +1085,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/1.6/purchase/e-invoices/{id}/book": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Book a received e-invoice that needs attention again, after master data were fixed
-         * @description 201 with the purchase invoice; 422 with the problems in `errors` (the document stays `needs-attention`); 409 InvalidState when it is `booked` or `duplicate` already.
-         */
-        post: operations["postPurchaseEInvoicesByIdBook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/company/access-point": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The company's access point: `default` or its own SAPI-SK provider (never the secret) */
-        get: operations["getCompanyAccessPoint"];
-        /**
-         * Set the company's access point: `{transport: "sapi", url, clientId, clientSecret, scope?}` or `{transport: "default"}`
-         * @description The secret is write-only: stored encrypted (AES-256-GCM), never returned. A PUT without `clientSecret` keeps the stored one. `url` is the SAPI-SK base up to the version path (`…/sapi/v1` or `…/sapi`), https unless on loopback. 400 naming the field.
-         */
-        put: operations["putCompanyAccessPoint"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/company/access-point/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test the company's SAPI-SK provider: mint a token and list the mailbox once
-         * @description 200 with the number of documents waiting; 502 AccessPointError with the provider's code and message.
-         */
-        post: operations["postCompanyAccessPointTest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1486,6 +1486,176 @@ export interface operations {
                         /** @enum {string} */
                         documentType: "IssueCard" | "ReceiptCard" | "SalesInvoice" | "PurchaseInvoice";
                         builtIn: boolean;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPurchaseEInvoicesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The received e-invoice id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, or the record */
+            200: {
+                headers: {
+                    /** @description SHA-256 of the bytes */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        receivedAt: string;
+                        /** @enum {string} */
+                        channel: "sapi" | "phoss" | "folder" | "loopback" | "upload";
+                        providerDocumentId: string | null;
+                        sha256: string;
+                        senderParticipantId: string | null;
+                        receiverParticipantId: string | null;
+                        senderName: string | null;
+                        invoiceNumber: string | null;
+                        issueDate: string | null;
+                        /** @enum {string|null} */
+                        documentType: "Invoice" | "CreditNote" | null;
+                        total: string | null;
+                        currency: string | null;
+                        /** @enum {string} */
+                        status: "received" | "booked" | "needs-attention" | "duplicate";
+                        /** Format: uuid */
+                        purchaseInvoiceId: string | null;
+                        problems: {
+                            rule: string;
+                            field: string | null;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2759,176 +2929,6 @@ export interface operations {
                             message: string;
                         }[];
                         attempt: number;
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getPurchaseEInvoicesById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The received e-invoice id (GUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The bytes, or the record */
-            200: {
-                headers: {
-                    /** @description SHA-256 of the bytes */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/xml": string;
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        receivedAt: string;
-                        /** @enum {string} */
-                        channel: "sapi" | "phoss" | "folder" | "loopback" | "upload";
-                        providerDocumentId: string | null;
-                        sha256: string;
-                        senderParticipantId: string | null;
-                        receiverParticipantId: string | null;
-                        senderName: string | null;
-                        invoiceNumber: string | null;
-                        issueDate: string | null;
-                        /** @enum {string|null} */
-                        documentType: "Invoice" | "CreditNote" | null;
-                        total: string | null;
-                        currency: string | null;
-                        /** @enum {string} */
-                        status: "received" | "booked" | "needs-attention" | "duplicate";
-                        /** Format: uuid */
-                        purchaseInvoiceId: string | null;
-                        problems: {
-                            rule: string;
-                            field: string | null;
-                            message: string;
-                        }[];
                     };
                 };
             };
@@ -9594,6 +9594,802 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postPurchaseEInvoicesByIdBook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The received e-invoice id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        partnerId: string;
+                        /** Format: uuid */
+                        ordnerId: string;
+                        /** Format: date */
+                        dateCreated: string;
+                        recordNumber: string;
+                        externalRecordNumber: string | null;
+                        partner: string | null;
+                        /** Format: date */
+                        dateValidTo: string | null;
+                        /** Format: date */
+                        dateAccounting: string;
+                        /** Format: date */
+                        dateDelivery: string | null;
+                        /** Format: uuid */
+                        periodId: string;
+                        currency1: string;
+                        rows: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            itemId: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            itemsAmount: number;
+                            code: string | null;
+                            name: string;
+                            description: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            bonus: number | null;
+                            /** @description decimal, at most 2 decimal places */
+                            bonusPercent: number | null;
+                            /** @description decimal, at most 4 decimal places */
+                            price: number;
+                            /** @description decimal, at most 2 decimal places */
+                            localSum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vatRate: number | null;
+                        }[];
+                        PeriodYear: string;
+                        Period: string;
+                        /** @description decimal, at most 2 decimal places */
+                        sum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        localSum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumVat: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumTotal: number;
+                        vatSummary: {
+                            category: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                        }[];
+                        /** @enum {string} */
+                        source: "manual" | "eInvoice";
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        partnerId: string;
+                        /** Format: uuid */
+                        ordnerId: string;
+                        /** Format: date */
+                        dateCreated: string;
+                        recordNumber: string;
+                        externalRecordNumber: string | null;
+                        partner: string | null;
+                        /** Format: date */
+                        dateValidTo: string | null;
+                        /** Format: date */
+                        dateAccounting: string;
+                        /** Format: date */
+                        dateDelivery: string | null;
+                        /** Format: uuid */
+                        periodId: string;
+                        currency1: string;
+                        rows: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            itemId: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            itemsAmount: number;
+                            code: string | null;
+                            name: string;
+                            description: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            bonus: number | null;
+                            /** @description decimal, at most 2 decimal places */
+                            bonusPercent: number | null;
+                            /** @description decimal, at most 4 decimal places */
+                            price: number;
+                            /** @description decimal, at most 2 decimal places */
+                            localSum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            sum: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vatRate: number | null;
+                        }[];
+                        PeriodYear: string;
+                        Period: string;
+                        /** @description decimal, at most 2 decimal places */
+                        sum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        localSum: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumVat: number;
+                        /** @description decimal, at most 2 decimal places */
+                        sumTotal: number;
+                        vatSummary: {
+                            category: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                        }[];
+                        /** @enum {string} */
+                        source: "manual" | "eInvoice";
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCompanyAccessPoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        transport: "default" | "sapi";
+                        /** @enum {string} */
+                        effectiveTransport: "loopback" | "phoss" | "folder" | "sapi";
+                        url: string | null;
+                        clientId: string | null;
+                        scope: string | null;
+                        configured: boolean;
+                        participantId: string | null;
+                        lastContactAt: string | null;
+                        lastError: string | null;
+                        lastErrorAt: string | null;
+                    };
+                    "application/xml": {
+                        /** @enum {string} */
+                        transport: "default" | "sapi";
+                        /** @enum {string} */
+                        effectiveTransport: "loopback" | "phoss" | "folder" | "sapi";
+                        url: string | null;
+                        clientId: string | null;
+                        scope: string | null;
+                        configured: boolean;
+                        participantId: string | null;
+                        lastContactAt: string | null;
+                        lastError: string | null;
+                        lastErrorAt: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putCompanyAccessPoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    transport: "default" | "sapi";
+                    url?: string;
+                    clientId?: string;
+                    clientSecret?: string;
+                    scope?: string | null;
+                };
+                "application/xml": {
+                    /** @enum {string} */
+                    transport: "default" | "sapi";
+                    url?: string;
+                    clientId?: string;
+                    clientSecret?: string;
+                    scope?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        transport: "default" | "sapi";
+                        /** @enum {string} */
+                        effectiveTransport: "loopback" | "phoss" | "folder" | "sapi";
+                        url: string | null;
+                        clientId: string | null;
+                        scope: string | null;
+                        configured: boolean;
+                        participantId: string | null;
+                        lastContactAt: string | null;
+                        lastError: string | null;
+                        lastErrorAt: string | null;
+                    };
+                    "application/xml": {
+                        /** @enum {string} */
+                        transport: "default" | "sapi";
+                        /** @enum {string} */
+                        effectiveTransport: "loopback" | "phoss" | "folder" | "sapi";
+                        url: string | null;
+                        clientId: string | null;
+                        scope: string | null;
+                        configured: boolean;
+                        participantId: string | null;
+                        lastContactAt: string | null;
+                        lastError: string | null;
+                        lastErrorAt: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postCompanyAccessPointTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        transport: "loopback" | "phoss" | "folder" | "sapi";
+                        documentsWaiting: number;
+                        more: boolean;
+                        checkedAt: string;
+                    };
+                    "application/xml": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        transport: "loopback" | "phoss" | "folder" | "sapi";
+                        documentsWaiting: number;
+                        more: boolean;
+                        checkedAt: string;
                     };
                 };
             };
@@ -20751,802 +21547,6 @@ export interface operations {
                         ossRegistered: boolean;
                         currency: string;
                         timeZone: string;
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postPurchaseEInvoicesByIdBook: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The received e-invoice id (GUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        partnerId: string;
-                        /** Format: uuid */
-                        ordnerId: string;
-                        /** Format: date */
-                        dateCreated: string;
-                        recordNumber: string;
-                        externalRecordNumber: string | null;
-                        partner: string | null;
-                        /** Format: date */
-                        dateValidTo: string | null;
-                        /** Format: date */
-                        dateAccounting: string;
-                        /** Format: date */
-                        dateDelivery: string | null;
-                        /** Format: uuid */
-                        periodId: string;
-                        currency1: string;
-                        rows: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            itemId: string | null;
-                            /** @description decimal, at most 4 decimal places */
-                            itemsAmount: number;
-                            code: string | null;
-                            name: string;
-                            description: string | null;
-                            /** @description decimal, at most 4 decimal places */
-                            bonus: number | null;
-                            /** @description decimal, at most 2 decimal places */
-                            bonusPercent: number | null;
-                            /** @description decimal, at most 4 decimal places */
-                            price: number;
-                            /** @description decimal, at most 2 decimal places */
-                            localSum: number;
-                            /** @description decimal, at most 2 decimal places */
-                            sum: number;
-                            /** @description decimal, at most 2 decimal places */
-                            vatRate: number | null;
-                        }[];
-                        PeriodYear: string;
-                        Period: string;
-                        /** @description decimal, at most 2 decimal places */
-                        sum: number;
-                        /** @description decimal, at most 2 decimal places */
-                        localSum: number;
-                        /** @description decimal, at most 2 decimal places */
-                        sumVat: number;
-                        /** @description decimal, at most 2 decimal places */
-                        sumTotal: number;
-                        vatSummary: {
-                            category: string;
-                            /** @description decimal, at most 2 decimal places */
-                            rate: number;
-                            /** @description decimal, at most 2 decimal places */
-                            base: number;
-                            /** @description decimal, at most 2 decimal places */
-                            vat: number;
-                        }[];
-                        /** @enum {string} */
-                        source: "manual" | "eInvoice";
-                        accountingEntries: {
-                            debitAccount: string;
-                            creditAccount: string;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            description: string;
-                        }[];
-                    };
-                    "application/xml": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        partnerId: string;
-                        /** Format: uuid */
-                        ordnerId: string;
-                        /** Format: date */
-                        dateCreated: string;
-                        recordNumber: string;
-                        externalRecordNumber: string | null;
-                        partner: string | null;
-                        /** Format: date */
-                        dateValidTo: string | null;
-                        /** Format: date */
-                        dateAccounting: string;
-                        /** Format: date */
-                        dateDelivery: string | null;
-                        /** Format: uuid */
-                        periodId: string;
-                        currency1: string;
-                        rows: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            itemId: string | null;
-                            /** @description decimal, at most 4 decimal places */
-                            itemsAmount: number;
-                            code: string | null;
-                            name: string;
-                            description: string | null;
-                            /** @description decimal, at most 4 decimal places */
-                            bonus: number | null;
-                            /** @description decimal, at most 2 decimal places */
-                            bonusPercent: number | null;
-                            /** @description decimal, at most 4 decimal places */
-                            price: number;
-                            /** @description decimal, at most 2 decimal places */
-                            localSum: number;
-                            /** @description decimal, at most 2 decimal places */
-                            sum: number;
-                            /** @description decimal, at most 2 decimal places */
-                            vatRate: number | null;
-                        }[];
-                        PeriodYear: string;
-                        Period: string;
-                        /** @description decimal, at most 2 decimal places */
-                        sum: number;
-                        /** @description decimal, at most 2 decimal places */
-                        localSum: number;
-                        /** @description decimal, at most 2 decimal places */
-                        sumVat: number;
-                        /** @description decimal, at most 2 decimal places */
-                        sumTotal: number;
-                        vatSummary: {
-                            category: string;
-                            /** @description decimal, at most 2 decimal places */
-                            rate: number;
-                            /** @description decimal, at most 2 decimal places */
-                            base: number;
-                            /** @description decimal, at most 2 decimal places */
-                            vat: number;
-                        }[];
-                        /** @enum {string} */
-                        source: "manual" | "eInvoice";
-                        accountingEntries: {
-                            debitAccount: string;
-                            creditAccount: string;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            description: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getCompanyAccessPoint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        transport: "default" | "sapi";
-                        /** @enum {string} */
-                        effectiveTransport: "loopback" | "phoss" | "folder" | "sapi";
-                        url: string | null;
-                        clientId: string | null;
-                        scope: string | null;
-                        configured: boolean;
-                        participantId: string | null;
-                        lastContactAt: string | null;
-                        lastError: string | null;
-                        lastErrorAt: string | null;
-                    };
-                    "application/xml": {
-                        /** @enum {string} */
-                        transport: "default" | "sapi";
-                        /** @enum {string} */
-                        effectiveTransport: "loopback" | "phoss" | "folder" | "sapi";
-                        url: string | null;
-                        clientId: string | null;
-                        scope: string | null;
-                        configured: boolean;
-                        participantId: string | null;
-                        lastContactAt: string | null;
-                        lastError: string | null;
-                        lastErrorAt: string | null;
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    putCompanyAccessPoint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    transport: "default" | "sapi";
-                    url?: string;
-                    clientId?: string;
-                    clientSecret?: string;
-                    scope?: string | null;
-                };
-                "application/xml": {
-                    /** @enum {string} */
-                    transport: "default" | "sapi";
-                    url?: string;
-                    clientId?: string;
-                    clientSecret?: string;
-                    scope?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        transport: "default" | "sapi";
-                        /** @enum {string} */
-                        effectiveTransport: "loopback" | "phoss" | "folder" | "sapi";
-                        url: string | null;
-                        clientId: string | null;
-                        scope: string | null;
-                        configured: boolean;
-                        participantId: string | null;
-                        lastContactAt: string | null;
-                        lastError: string | null;
-                        lastErrorAt: string | null;
-                    };
-                    "application/xml": {
-                        /** @enum {string} */
-                        transport: "default" | "sapi";
-                        /** @enum {string} */
-                        effectiveTransport: "loopback" | "phoss" | "folder" | "sapi";
-                        url: string | null;
-                        clientId: string | null;
-                        scope: string | null;
-                        configured: boolean;
-                        participantId: string | null;
-                        lastContactAt: string | null;
-                        lastError: string | null;
-                        lastErrorAt: string | null;
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postCompanyAccessPointTest: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        transport: "loopback" | "phoss" | "folder" | "sapi";
-                        documentsWaiting: number;
-                        more: boolean;
-                        checkedAt: string;
-                    };
-                    "application/xml": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        transport: "loopback" | "phoss" | "folder" | "sapi";
-                        documentsWaiting: number;
-                        more: boolean;
-                        checkedAt: string;
                     };
                 };
             };

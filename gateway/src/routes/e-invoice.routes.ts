@@ -30,6 +30,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { parseAccept } from '../http/negotiate.js';
 import { problemResponses } from '../http/problem-responses.js';
+import { registerInboxDocumentRoute } from './inbox.routes.js';
 import { type GatewayEnv, messageContext, operationIdOf, render } from './operation.js';
 
 export interface EInvoiceRouteDeps {
@@ -89,6 +90,8 @@ export function registerEInvoiceRoutes(
   const call = <C extends Parameters<typeof request>[1]>(c: Context<GatewayEnv>, contract: C, body: any) =>
     request(deps.nc, contract, body, messageContext(c), { timeoutMs: deps.timeoutMs });
 
+  // Issue #35: the inbox's bytes-or-record route, beside the other e-invoice routes.
+  registerInboxDocumentRoute(app, deps, authenticate);
   const registry = app.openAPIRegistry;
   registry.registerPath({
     method: 'get',

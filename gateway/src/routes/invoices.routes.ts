@@ -27,6 +27,7 @@ import {
   updateSalesInvoice,
   z,
 } from '@bm/contracts';
+import { inboxOperations } from './inbox.routes.js';
 import type { Operation } from './operation.js';
 import { pagedReads } from './paged-reads.js';
 
@@ -118,4 +119,6 @@ export const invoiceOperations: Operation[] = [
     status: 201,
     run: ({ body }, call) => call(createPurchaseInvoice, body),
   },
+  // Issue #35: the inbox of received e-invoices and the company's access point.
+  ...inboxOperations,
 ];

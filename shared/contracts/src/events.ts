@@ -12,7 +12,7 @@
  */
 import { EInvoiceStatusChangedEvent } from './invoicing/e-invoice-delivery.contract.js';
 import { EInvoiceIssuedEvent } from './invoicing/e-invoices.contract.js';
-import { EInvoiceReceivedEvent } from './invoicing/inbox.contract.js';
+import { EInvoiceReceivedEvent, InboxEventSubjects } from './invoicing/inbox.contract.js';
 import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
 import type { z } from './primitives.js';
 import {
@@ -112,7 +112,7 @@ export const EVENT_CONTRACTS: readonly EventContract[] = Object.freeze([
       'The delivery status of an issued e-invoice changed (issue #23): issued, queued, sent, delivered, rejected or failed, with the Message Level Status code and reasons.',
   },
   {
-    subject: InvoiceEventSubjects.eInvoiceReceived,
+    subject: InboxEventSubjects.eInvoiceReceived,
     producer: 'invoicing',
     version: 1,
     payload: EInvoiceReceivedEvent,

@@ -4,7 +4,7 @@
  */
 import {
   type EInvoiceReceivedEvent,
-  InvoiceEventSubjects,
+  InboxEventSubjects,
   type ReceiveChannel,
   type ReceivedEInvoiceRecord,
   type ReceivedEInvoiceStatus,
@@ -79,7 +79,7 @@ function enqueueReceived(
       tx,
       OutboxEntity,
       companyId,
-      InvoiceEventSubjects.eInvoiceReceived,
+      InboxEventSubjects.eInvoiceReceived,
       receivedEvent(companyId, row),
     );
 }
@@ -136,7 +136,7 @@ export async function storeReceived(
       tx,
       OutboxEntity,
       companyId,
-      InvoiceEventSubjects.eInvoiceReceived,
+      InboxEventSubjects.eInvoiceReceived,
       receivedEvent(companyId, { id, status: 'received', channel: d.channel, ...nullsOf(d) }),
     );
     return true;
@@ -251,7 +251,7 @@ export async function recordUploadInTx(
     tx,
     OutboxEntity,
     companyId,
-    InvoiceEventSubjects.eInvoiceReceived,
+    InboxEventSubjects.eInvoiceReceived,
     receivedEvent(companyId, { id, status: 'booked', channel: d.channel, ...nullsOf(d), purchaseInvoiceId }),
   );
 }

@@ -98,6 +98,9 @@ export const bookReceivedEInvoice = defineContract({
   reply: PurchaseInvoice,
 });
 
+/** The inbox's event subject (issue #35). */
+export const InboxEventSubjects = { eInvoiceReceived: 'events.invoicing.e-invoice-received' } as const;
+
 /** `events.invoicing.e-invoice-received` (issue #35): a document was stored in the inbox, or its status changed. */
 export const EInvoiceReceivedEvent = z.object({
   eventId: Guid(),

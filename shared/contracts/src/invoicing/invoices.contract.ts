@@ -452,7 +452,6 @@ export const InvoiceEventSubjects = {
   purchaseInvoiceCreated: 'events.invoicing.purchase-invoice-created',
   eInvoiceIssued: 'events.invoicing.e-invoice-issued',
   eInvoiceStatusChanged: 'events.invoicing.e-invoice-status-changed',
-  eInvoiceReceived: 'events.invoicing.e-invoice-received',
 } as const;
 export const InvoiceEvent = z.object({
   eventId: Guid(),
