@@ -39,12 +39,12 @@ export function readStatus<T>(name: string): T | null {
   }
 }
 
-/** Whether process `pid` runs (on this machine). */
+/** Whether process `pid` runs (on this machine; one of another user's counts: EPERM). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

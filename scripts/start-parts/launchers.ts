@@ -3,6 +3,7 @@
  * not passed down to this script, which would run on, orphaned, with its PostgreSQL.
  */
 import { readFileSync } from 'node:fs';
+import { alive } from '../ops/local-paths.js';
 
 /**
  * The processes that launched this script, from its parent up to the package manager (`pnpm start`:
@@ -37,15 +38,6 @@ function launchers(): number[] {
     }
   });
 }
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** Calls `onGone` with the pid of a launcher that has gone (checked every 500 ms, not keeping node alive). */
 export function watchLaunchers(onGone: (pid: number) => void): void {
   const launcherPids = launchers();

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { freePort } from '@bm/testing/infra';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, OTHER_SELLER } from '../support/fixtures.js';
 import { removeStackFolder } from '../support/stack-folder.js';
 import { invoiceXml } from '../support/ubl.js';
 
@@ -39,15 +40,9 @@ const env = () => {
   return e;
 };
 
-/** Polls `cond` until it holds (bounded only against a hang). */
-async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, boundMs = 180_000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() - t0 > boundMs) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls `read` until `ok` holds (bounded at 3 minutes only against a hang). */
+const until = <T>(read: () => Promise<T> | T, ok: (v: T) => boolean) =>
+  eventually(async () => read(), ok, 180_000);
 
 async function startStack() {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
@@ -212,18 +207,7 @@ async function received() {
 beforeAll(async () => {
   port = await freePort();
   await startStack();
-  A = await company({
-    name: 'Predajca s.r.o.',
-    country: 'SK',
-    vatNumber: 'SK2022222222',
-    companyNumber: '47111222',
-    taxNumber: '2022222222',
-    street: 'Dlhá 1',
-    city: 'Nitra',
-    postalCode: '94901',
-    iban: 'SK3112000000198742637541',
-    peppolId: '0245:2022222222',
-  });
+  A = await company(OTHER_SELLER);
   B = await company({
     name: 'Kupujúci s.r.o.',
     country: 'SK',

@@ -22,7 +22,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transmissionId } from '../../services/access-point/src/domain/peppol.js';
 import type { RunningAccessPoint } from '../../services/access-point/src/service.js';
-import { ok, SLOVAK_SELLER, warehouse } from '../support/fixtures.js';
+import { OTHER_SELLER, ok, SLOVAK_SELLER, warehouse } from '../support/fixtures.js';
 import { ADMIN_TOKEN, type Client, type Stack, send, startStack } from '../support/stack.js';
 import { unchecked } from '../support/typed-paths.js';
 
@@ -38,18 +38,7 @@ const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).diges
 
 beforeAll(async () => {
   stack = await startStack();
-  a = await stack.company({
-    name: 'Iná firma s.r.o.',
-    country: 'SK',
-    vatNumber: 'SK2022222222',
-    companyNumber: '47111222',
-    taxNumber: '2022222222',
-    street: 'Dlhá 1',
-    city: 'Nitra',
-    postalCode: '94901',
-    iban: 'SK3112000000198742637541',
-    peppolId: A_ID,
-  });
+  a = await stack.company({ ...OTHER_SELLER, peppolId: A_ID });
   b = await stack.company({ ...SLOVAK_SELLER, peppolId: B_ID });
   whA = (await warehouse(a)).id;
 });

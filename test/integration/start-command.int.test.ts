@@ -13,6 +13,7 @@ import { freePort } from '@bm/testing/infra';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/fixtures.js';
 import { removeStackFolder } from '../support/stack-folder.js';
 
 // A path with a space, as a user's clone may have.
@@ -39,17 +40,8 @@ async function query(url: string, sql: string): Promise<any[]> {
   }
 }
 
-/**
- * Polls `cond` every 100 ms until it holds. The bound only keeps a broken stack from hanging the suite
- * (far above anything the stack promises); the test waits for the condition, not for a window.
- */
-async function until(cond: () => boolean | Promise<boolean>, boundMs = 180_000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await cond())) {
-    if (Date.now() - t0 > boundMs) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits for `cond` (every 100 ms; bounded at 3 minutes only against a hang, not as a window). */
+const until = (cond: () => boolean | Promise<boolean>) => eventually(async () => cond(), Boolean, 180_000);
 
 describe('pnpm start', () => {
   it('starts the stack with the demo company and stops on SIGINT', async () => {

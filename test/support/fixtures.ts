@@ -170,4 +170,21 @@ export const SLOVAK_SELLER = {
   ossRegistered: true,
 };
 
+/**
+ * A second Slovak company with everything its e-invoices need (issue #23, #35): the seller of the delivery
+ * tests, whose buyer is {@link SLOVAK_SELLER}. Its Peppol id is `0245:2022222222`.
+ */
+export const OTHER_SELLER = {
+  name: 'Iná firma s.r.o.',
+  country: 'SK',
+  vatNumber: 'SK2022222222',
+  companyNumber: '47111222',
+  taxNumber: '2022222222',
+  street: 'Dlhá 1',
+  city: 'Nitra',
+  postalCode: '94901',
+  iban: 'SK3112000000198742637541',
+  peppolId: '0245:2022222222',
+};
+
 export { expect };

@@ -43,6 +43,14 @@ interface Answer {
 
 type FaultPoint = 'send' | 'token' | 'ack' | 'list';
 
+const NO_SUCH_DOCUMENT: Answer = {
+  status: 404,
+  category: 'VALIDATION',
+  code: 'SAPI-DOC-404',
+  message: 'no such document',
+  retryable: false,
+};
+
 export class SapiStandIn {
   readonly app = new Hono();
   readonly sent: SentDocument[] = [];
@@ -213,18 +221,8 @@ export class SapiStandIn {
       });
     });
     r.get('/document/receive/:id', (c) => {
-      const d = this.mailbox.find(
-        (x) =>
-          x.documentId === c.req.param('id') && x.participant === c.req.header('x-peppol-participant-id'),
-      );
-      if (!d)
-        return this.error(c, {
-          status: 404,
-          category: 'VALIDATION',
-          code: 'SAPI-DOC-404',
-          message: 'no such document',
-          retryable: false,
-        });
+      const d = this.callersDocument(c);
+      if (!d) return this.error(c, NO_SUCH_DOCUMENT);
       return c.json({
         documentId: d.documentId,
         metadata: d.metadata,
@@ -236,18 +234,8 @@ export class SapiStandIn {
     r.post('/document/receive/:id/acknowledge', (c) => {
       const fault = this.ackDown ? { status: 503, message: 'acknowledge is down' } : this.faults.ack.shift();
       if (fault) return this.error(c, fault);
-      const d = this.mailbox.find(
-        (x) =>
-          x.documentId === c.req.param('id') && x.participant === c.req.header('x-peppol-participant-id'),
-      );
-      if (!d)
-        return this.error(c, {
-          status: 404,
-          category: 'VALIDATION',
-          code: 'SAPI-DOC-404',
-          message: 'no such document',
-          retryable: false,
-        });
+      const d = this.callersDocument(c);
+      if (!d) return this.error(c, NO_SUCH_DOCUMENT);
       if (d.status !== 'ACKNOWLEDGED') {
         d.status = 'ACKNOWLEDGED';
         d.acknowledgedAt = new Date().toISOString();
@@ -277,6 +265,13 @@ export class SapiStandIn {
     this.app.route(base, r);
   }
 
+  /** The mailbox document `:id` of the calling participant, or undefined. */
+  private callersDocument(c: any): MailboxDocument | undefined {
+    return this.mailbox.find(
+      (x) => x.documentId === c.req.param('id') && x.participant === c.req.header('x-peppol-participant-id'),
+    );
+  }
+
   private error(c: any, a: Answer) {
     const headers: Record<string, string> = a.retryAfter ? { 'Retry-After': a.retryAfter } : {};
     return c.json(
@@ -297,10 +292,6 @@ export class SapiStandIn {
   /** Queues answers the next calls at `point` get. */
   failNext(point: FaultPoint, ...answers: Answer[]): void {
     this.faults[point].push(...answers);
-  }
-  /** Forgets the queued faults. */
-  clearFaults(): void {
-    this.faults = { send: [], token: [], ack: [], list: [] };
   }
   /** The next send is answered 202 `REJECTED` with `reason`. */
   rejectNextSend(reason: string): void {

@@ -118,7 +118,8 @@ export function startMailboxPolling(deps: {
         const creds = deps.access.credentialsOf(s);
         if (!creds) continue;
         const client = new SapiClient(creds, deps.timeoutMs);
-        await drainMailbox(deps.nc, client, s.companyId, s.participantId, deps.log, () => stopped);
+        const p = await drainMailbox(deps.nc, client, s.companyId, s.participantId, deps.log, () => stopped);
+        if (p.listed) deps.log.info({ companyId: s.companyId, ...p }, 'mailbox polled');
         if (s.transport === 'sapi') await deps.access.report(s.companyId, null, s.version);
       } catch (e) {
         deps.log.warn({ companyId: s.companyId, err: (e as Error).message }, 'mailbox poll failed');

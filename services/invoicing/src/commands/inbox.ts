@@ -17,10 +17,11 @@ import type {
   storeReceivedEInvoice,
 } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
 import type { z } from 'zod';
 import { companyProfile } from '../application/references.js';
-import { type InboxProblem, inboxSummary, problemsOf } from '../domain/e-invoice/inbox.js';
+import { type InboxProblem, inboxSummary, problemsOf, sameInvoiceAgain } from '../domain/e-invoice/inbox.js';
 import type { ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { formatEndpoint } from '../domain/e-invoice/peppol-endpoint.js';
 import { receivedView } from '../domain/e-invoice/received-view.js';
@@ -49,12 +50,6 @@ function readOrNull(bytes: Buffer): ReceivedEInvoice | null {
   }
 }
 
-/** The calendar date of `at` in `timeZone` (`YYYY-MM-DD`). */
-const dayIn = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    at,
-  );
-
 /** Kinds of a booking failure that say nothing about the document: retried, never `needs-attention`. */
 const TRANSIENT: readonly string[] = [ErrorKind.unavailable, ErrorKind.timeout, ErrorKind.internal];
 
@@ -72,7 +67,8 @@ async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow): Promise<Booki
   try {
     const invoice = await receivePurchaseEInvoice(deps, ctx, bytes.toString('base64'), {
       recordId: row.id,
-      receivedOn: dayIn(new Date(row.receivedAt), ctx.timeZone ?? profile.timeZone),
+      // Booked on the day it was received (DESIGN §6a), whenever the booking succeeds.
+      receivedOn: todayIn(ctx.timeZone ?? profile.timeZone, new Date(row.receivedAt)),
     });
     return { ok: true, invoice };
   } catch (e) {
@@ -88,7 +84,8 @@ async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow): Promise<Booki
     const now = new Date();
     const doc = readOrNull(bytes);
     if (e.code === ErrorCode.DuplicateRecordNumber && doc) {
-      const original = await bookedOriginal(ctx.em, doc);
+      const booked = await bookedOriginal(ctx.em, doc);
+      const original = booked && { ...booked, same: sameInvoiceAgain(inboxSummary(doc), booked) };
       const problems: InboxProblem[] = [
         {
           rule: ErrorCode.DuplicateRecordNumber,

@@ -4,7 +4,6 @@
  * document for its readable printout. No messaging here.
  */
 import type { EntityManager } from '@bm/service-kit';
-import { inboxSummary, sameInvoiceAgain } from '../domain/e-invoice/inbox.js';
 import type { ReceivedEInvoice } from '../domain/e-invoice/model.js';
 import { supplierKey } from '../domain/e-invoice/to-purchase-invoice.js';
 import {
@@ -13,7 +12,7 @@ import {
   ReceivedEInvoiceEntity,
 } from '../persistence/entities.js';
 
-/** The purchase invoice booked from this supplier's earlier document with the same BT-1, and whether it is the same invoice. */
+/** The purchase invoice booked from this supplier's earlier document with the same BT-1 (its figures), or null. */
 export async function bookedOriginal(em: EntityManager, doc: ReceivedEInvoice) {
   const archived = await em.findOne(
     EInvoiceDocumentEntity,
@@ -27,12 +26,13 @@ export async function bookedOriginal(em: EntityManager, doc: ReceivedEInvoice) {
     { disableIdentityMap: true },
   );
   if (!inv) return null;
-  const same = sameInvoiceAgain(inboxSummary(doc), {
+  return {
+    id: inv.id,
+    recordNumber: inv.recordNumber,
     dateCreated: String(inv.dateCreated).slice(0, 10),
     currency: inv.currency1,
     sumTotal: String(inv.sumTotal),
-  });
-  return { id: inv.id, recordNumber: inv.recordNumber, same };
+  };
 }
 
 /**
