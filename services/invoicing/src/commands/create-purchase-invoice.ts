@@ -27,6 +27,7 @@ import {
   storedPurchaseInvoiceReply,
 } from '../store/purchase-invoice.writer.js';
 import type { InvoicingDeps } from './deps.js';
+import { checkCorrected, decidePurchaseVat, statedRate } from './purchase-input-vat.js';
 
 /** What a purchase invoice booked from a received e-invoice adds (issue #21): its VAT as stated and the archived bytes. */
 export interface ReceivedExtras {
@@ -63,22 +64,47 @@ export async function createPurchaseInvoice(
   if (input.PeriodYear && input.PeriodYear !== vatPeriod.slice(0, 4)) {
     errors.push({ path: 'PeriodYear', message: `must be the year of Period ${vatPeriod}` });
   }
-  const rows = rowsIn.map((r, i) => {
-    const s = r.sum ?? purchaseRowSum(r.itemsAmount, r.price, r.bonus, r.bonusPercent);
-    let localSum = r.localSum ?? null;
-    if (currency === profile.currency) {
-      if (localSum !== null && !dec(localSum).eq(dec(s)))
-        errors.push({ path: `rows.${i}.localSum`, message: `must equal sum (${s}) in the company currency` });
-      localSum = s;
-    } else if (localSum === null) {
+  const sums = rowsIn.map((r) => r.sum ?? purchaseRowSum(r.itemsAmount, r.price, r.bonus, r.bonusPercent));
+  const localSums = rowsIn.map((r, i) => {
+    const localSum = r.localSum ?? null;
+    if (currency !== profile.currency) return localSum;
+    if (localSum !== null && !dec(localSum).eq(dec(sums[i])))
       errors.push({
         path: `rows.${i}.localSum`,
-        message: `required: the invoice is in ${currency}, the company books in ${profile.currency}`,
+        message: `must equal sum (${sums[i]}) in the company currency`,
       });
-    }
-    return { ...r, sum: s, localSum: localSum ?? '0' };
+    return sums[i];
   });
+  if (currency !== profile.currency && !input.exchangeRate && localSums.some((l) => l === null))
+    errors.push(
+      ...localSums.flatMap((l, i) =>
+        l === null
+          ? [
+              {
+                path: `rows.${i}.localSum`,
+                message: `required: the invoice is in ${currency}, the company books in ${profile.currency} (or give exchangeRate)`,
+              },
+            ]
+          : [],
+      ),
+    );
   if (errors.length) throw validationFailed(errors);
+  const vat = await decidePurchaseVat(
+    em,
+    profile.country,
+    { ...input, currency1: currency },
+    sums,
+    localSums,
+    errors,
+    received?.vatSummary,
+  );
+  await checkCorrected(em, input.correctedInvoiceId);
+  const rows = rowsIn.map((r, i) => ({
+    ...r,
+    sum: sums[i],
+    localSum: vat.rows[i].localSum,
+    vatRate: statedRate(r.vatRate, vat.rows[i].code),
+  }));
   const partner = await resolvePartner(em, input.partnerId);
   if (!partner) throw referenceNotFound('partnerId', 'partner');
   const ordner = await resolveOrdner(em, input.ordnerId, undefined, 'PurchaseInvoice');
@@ -120,6 +146,14 @@ export async function createPurchaseInvoice(
       sumTotal: received?.sumTotal ?? fmt(dec(net).plus(dec(sumVat))),
       vatSummary,
       source: received ? 'eInvoice' : 'manual',
+      taxPoint: vat.taxPoint,
+      dateReceived: vat.dateReceived,
+      deductionPeriod: vat.deductionPeriod,
+      simplified: input.simplified ?? false,
+      correctedInvoiceId: input.correctedInvoiceId ?? null,
+      correctedRecordNumber: input.correctedRecordNumber ?? null,
+      exchangeRate: currency === profile.currency ? null : (input.exchangeRate ?? null),
+      inputVat: vat.inputVat,
     },
     rows: rows.map((r, i) => ({
       id: crypto.randomUUID(),
@@ -137,6 +171,9 @@ export async function createPurchaseInvoice(
       localSum: r.localSum,
       sum: r.sum,
       vatRate: r.vatRate ?? null,
+      vatId: vat.rows[i].code?.id ?? null,
+      vatCode: vat.rows[i].code?.code ?? null,
+      deductiblePercent: vat.rows[i].deductiblePercent,
     })),
     posted: rows.map((r, i) => ({ stockItem: catalog[i].item?.kind === 'stock', amount: r.localSum })),
     // Input VAT is posted when it is known in the company currency.

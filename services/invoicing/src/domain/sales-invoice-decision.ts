@@ -120,6 +120,7 @@ export function decideSalesInvoice(
       vatCode: rowCodes[i].code.code,
       vatRate: rowCodes[i].code.rate,
       vatParagraphId: rowCodes[i].paragraph,
+      commodityCode: row.commodityCode ?? null,
       sumBase: calc.rows[i].sumBase,
       sumVat: calc.rows[i].sumVat,
       sumTotal: calc.rows[i].sumTotal,

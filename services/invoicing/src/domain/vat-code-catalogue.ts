@@ -28,8 +28,23 @@ export interface VatCodeSeed {
   validFrom: string;
   validTo: string | null;
   kind: VatKind;
+  reverseChargeLetter?: string | null;
   paragraphs: VatParagraphSeed[];
 }
+
+/**
+ * The self-assessed input codes of each deductible rate (issue #37): the buyer computes the VAT at the rate,
+ * owes it and deducts it in the same period. Suffix, kind, and the rule of Act 222/2004.
+ */
+export const SELF_ASSESSED: readonly [string, VatKind, string][] = [
+  ['RC', 'domesticReverseCharge', 'domestic reverse charge §69(12), self-assessed'],
+  ['IC', 'intraCommunityAcquisition', 'intra-community acquisition §11, self-assessed'],
+  ['SV', 'foreignServices', 'services from abroad §69(3), self-assessed'],
+  ['IN', 'installation', 'goods installed by a foreign supplier §69(2), self-assessed'],
+];
+
+/** The letters of §69(12) of Act 222/2004 (domestic reverse charge) a Slovak company gets an output code for. */
+export const REVERSE_CHARGE_LETTERS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'] as const;
 
 /** Start date used for rates in force "since before the data begins". */
 export const OPEN_START = '1970-01-01';
@@ -127,6 +142,15 @@ export function vatCodeCatalogue(home: string): VatCodeSeed[] {
       name: `${home} ${run.rate} % input`,
       paragraphs: [para('RATE', t.rate)],
     });
+    for (const [suffix, kind, name] of SELF_ASSESSED)
+      out.push({
+        ...base,
+        kind,
+        code: `I-${code}-${suffix}`,
+        type: 'I',
+        name: `${home} ${run.rate} % ${name}`,
+        paragraphs: [],
+      });
   }
   if (!EU_VAT_RATES[home]) return out;
   const zero = { country: home, rate: '0', validFrom: OPEN_START, validTo: null, type: 'O' as const };
@@ -159,6 +183,18 @@ export function vatCodeCatalogue(home: string): VatCodeSeed[] {
     kind: 'exempt',
     paragraphs: [para('EXEMPT', t.exempt)],
   });
+  if (home === 'SK')
+    for (const l of REVERSE_CHARGE_LETTERS)
+      out.push({
+        ...zero,
+        code: `SK0-RC-${l}`,
+        name: `Domestic reverse charge §69(12)(${l})`,
+        kind: 'domesticReverseCharge',
+        reverseChargeLetter: l,
+        paragraphs: [
+          para('RC', `Prenesenie daňovej povinnosti podľa § 69 ods. 12 písm. ${l}) zákona č. 222/2004 Z. z.`),
+        ],
+      });
   for (const other of EU_MEMBER_STATES) {
     if (other === home) continue;
     for (const { run, code } of runCodes(`OSS-${other}`, rateRuns(other))) {

@@ -155,6 +155,10 @@ export function kindMismatch(kind: VatKind, t: Taxation, parties: TaxParties): s
         : 'an OSS code needs an OSS-registered company selling to a consumer (no partnerNumber3) in another member state (partnerCountry)';
     case 'export':
       return p.outsideEu ? null : 'an export code needs a partner outside the EU (partnerCountry)';
+    case 'domesticReverseCharge':
+      return !t.oss && countryOfVatNumber(parties.partnerNumber3) === t.creditorCountry
+        ? null
+        : `a domestic reverse charge (§69(12)) needs a buyer registered for VAT in ${t.creditorCountry} (partnerNumber3)`;
     default:
       return t.oss ? `a domestic code does not apply: the supply is taxed in ${t.country} under OSS` : null;
   }

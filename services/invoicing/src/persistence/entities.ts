@@ -26,10 +26,12 @@ import {
   VatParagraphEntity,
 } from './master-data.entities.js';
 import { SCHEMA } from './schema.js';
+import { VatFilingEntity, VatManualFiguresEntity } from './vat-filing.entities.js';
 
 export * from './inbox.entities.js';
 export * from './invoice.entities.js';
 export * from './master-data.entities.js';
+export * from './vat-filing.entities.js';
 export { SCHEMA };
 
 /** Events already handled by a consumer (idempotent consumers, DESIGN §1). */
@@ -64,6 +66,8 @@ export const entities = [
   EInvoiceStatusChangeEntity,
   ReceivedEInvoiceEntity,
   AccessPointSettingsEntity,
+  VatFilingEntity,
+  VatManualFiguresEntity,
   AccountingEntryEntity,
   OutboxEntity,
   ProcessedEventEntity,

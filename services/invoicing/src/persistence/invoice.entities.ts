@@ -97,6 +97,8 @@ export const SalesInvoiceRowEntity = defineEntity({
     vatCode: p.string().length(20),
     vatRate: p.decimal('string').precision(5).scale(2),
     vatParagraphId: p.uuid().nullable(),
+    /** Issue #37: the customs-tariff heading (control statement A.2 TK). */
+    commodityCode: p.string().length(10).nullable(),
     sumBase: money(),
     sumVat: money(),
     sumTotal: money(),
@@ -146,6 +148,16 @@ export const PurchaseInvoiceEntity = defineEntity({
     vatSummary: p.json().default('[]'),
     /** `manual` or `eInvoice` (booked from a received e-invoice, archived in `e_invoice_document`). */
     source: p.string().length(10).default('manual'),
+    /** Issue #37 (DESIGN §6b): the tax point, the receipt, and the period of the deduction (§51). */
+    taxPoint: p.date().nullable(),
+    dateReceived: p.date().nullable(),
+    deductionPeriod: p.string().length(7).nullable(),
+    simplified: p.boolean().default(false),
+    correctedInvoiceId: p.uuid().nullable(),
+    correctedRecordNumber: p.string().length(50).nullable(),
+    exchangeRate: p.decimal('string').precision(14).scale(6).nullable(),
+    /** Input VAT in EUR per code and deductible share (`InputVatLine[]`), what the filings read. */
+    inputVat: p.json().default('[]'),
     createdAt: p.datetime(),
   },
   uniques: [{ properties: ['companyId', 'recordNumber'] }],
@@ -178,6 +190,10 @@ export const PurchaseInvoiceRowEntity = defineEntity({
     localSum: money(),
     sum: money(),
     vatRate: p.decimal('string').precision(5).scale(2).nullable(),
+    /** Issue #37: the row's input VAT code and the share deducted. */
+    vatId: p.uuid().nullable(),
+    vatCode: p.string().length(20).nullable(),
+    deductiblePercent: p.decimal('string').precision(5).scale(2).default('100'),
   },
 });
 

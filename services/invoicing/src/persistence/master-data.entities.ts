@@ -24,6 +24,8 @@ export const CompanyProfileEntity = defineEntity({
     currency: p.string().length(3),
     timeZone: p.string().length(50),
     defaultDueDays: p.integer(),
+    /** Issue #37: the VAT filing period, `month` or `quarter`. */
+    vatPeriod: p.string().length(7).default('month'),
     // Issue #21: what e-invoices and printouts say of the seller (EN 16931 BG-4).
     taxNumber: p.string().length(20).nullable(),
     street: p.string().nullable(),
@@ -78,7 +80,9 @@ export const VatCodeEntity = defineEntity({
     rate: p.decimal('string').precision(5).scale(2),
     validFrom: p.date(),
     validTo: p.date().nullable(),
-    kind: p.string().length(20),
+    kind: p.string().length(30),
+    /** Issue #37: the letter of §69(12) a domestic reverse-charge code applies. */
+    reverseChargeLetter: p.string().length(1).nullable(),
   },
   uniques: [{ properties: ['companyId', 'code'] }],
 });

@@ -54,6 +54,9 @@ export function purchaseInvoiceReply(inv: Row, rows: RowRow[], entries: EntryRow
         localSum: r.localSum,
         sum: r.sum,
         vatRate: r.vatRate ?? null,
+        vatID: r.vatId ?? null,
+        vatCode: r.vatCode ?? null,
+        deductiblePercent: r.deductiblePercent ?? '100',
       })),
     PeriodYear: inv.vatPeriod.slice(0, 4),
     Period: inv.vatPeriod,
@@ -62,6 +65,14 @@ export function purchaseInvoiceReply(inv: Row, rows: RowRow[], entries: EntryRow
     sumVat: inv.sumVat,
     sumTotal: inv.sumTotal,
     vatSummary: inv.vatSummary as PurchaseInvoice['vatSummary'],
+    taxPoint: inv.taxPoint ?? inv.dateDelivery ?? inv.dateCreated,
+    dateReceived: inv.dateReceived ?? inv.dateAccounting,
+    deductionPeriod: inv.deductionPeriod ?? inv.vatPeriod,
+    simplified: inv.simplified ?? false,
+    correctedInvoiceId: inv.correctedInvoiceId ?? null,
+    correctedRecordNumber: inv.correctedRecordNumber ?? null,
+    exchangeRate: inv.exchangeRate ?? null,
+    inputVat: (inv.inputVat ?? []) as PurchaseInvoice['inputVat'],
     source: inv.source as PurchaseInvoice['source'],
     accountingEntries: entryDtos(entries),
   };
@@ -109,7 +120,13 @@ export async function listPurchaseInvoices(ctx: Ctx, q: PurchaseInvoiceListQuery
     totalCount: Number(count),
     items: ids.map(({ id }) => {
       const r = byId.get(id)!;
-      const { rows: _rows, accountingEntries: _e, vatSummary: _v, ...head } = purchaseInvoiceReply(r, [], []);
+      const {
+        rows: _rows,
+        accountingEntries: _e,
+        vatSummary: _v,
+        inputVat: _i,
+        ...head
+      } = purchaseInvoiceReply(r, [], []);
       return { ...head, partnerName: partners.find((p) => p.id === r.partnerId)?.name ?? null };
     }),
   };

@@ -63,6 +63,7 @@ export function salesInvoiceReply(
         vatCode: r.vatCode,
         vatRate: r.vatRate,
         vatParagraphID: r.vatParagraphId ?? null,
+        commodityCode: r.commodityCode ?? null,
         sumBase: r.sumBase,
         sumVat: r.sumVat,
         sumTotal: r.sumTotal,

@@ -40,6 +40,7 @@ export function companyDto(p: ProfileRow): Company {
     peppolEndpoint: formatEndpoint(endpointOf(p)),
     ossRegistered: p.ossRegistered,
     currency: p.currency,
+    vatPeriod: p.vatPeriod === 'quarter' ? 'quarter' : 'month',
     timeZone: p.timeZone,
   };
 }
@@ -81,6 +82,7 @@ export function registerCompany(kit: ServiceKit): void {
         peppolId: input.peppolId ?? null,
         ossRegistered: input.ossRegistered,
         currency: input.currency,
+        vatPeriod: input.vatPeriod,
         timeZone: input.timeZone,
       });
       await ctx.em.flush();

@@ -48,6 +48,7 @@ async function vatCodeDtos(rows: VatCodeRow[], ctx: Ctx): Promise<VatCode[]> {
     ...pick(r, ['id', 'code', 'name', 'country', 'rate', 'validFrom', 'validTo']),
     type: r.type as VatCode['type'],
     kind: r.kind as VatCode['kind'],
+    reverseChargeLetter: r.reverseChargeLetter ?? null,
     paragraphs: paras
       .filter((p) => p.vatCodeId === r.id)
       .map((p) => pick(p, ['id', 'code', 'text', 'isDefault'])),
@@ -132,7 +133,12 @@ export function registerMasterData(kit: ServiceKit): void {
   registerCrud(kit, vatCodes, {
     entity: VatCodeEntity,
     label: 'VAT code',
-    assign: ({ paragraphs: _p, ...input }: any) => ({ name: null, validTo: null, ...input }),
+    assign: ({ paragraphs: _p, ...input }: any) => ({
+      name: null,
+      validTo: null,
+      reverseChargeLetter: null,
+      ...input,
+    }),
     // The paragraphs travel with the code and are stored in the same transaction.
     afterStore: (e, input: any, ctx) => syncParagraphs(ctx, e.id, input.paragraphs ?? []),
     toDtos: vatCodeDtos,

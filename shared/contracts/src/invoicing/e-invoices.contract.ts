@@ -6,7 +6,7 @@
 import { defineContract } from '../contract.js';
 import { Guid, z } from '../primitives.js';
 import { EInvoiceDeliveryStatus } from './e-invoice-delivery.contract.js';
-import { PurchaseInvoice } from './invoices.contract.js';
+import { PurchaseInvoice } from './purchase-invoices.contract.js';
 
 /**
  * A sales invoice's e-invoice (issue #21; DESIGN §6a): the UBL 2.1 document (Peppol BIS Billing 3.0) as

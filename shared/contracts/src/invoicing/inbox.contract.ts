@@ -12,7 +12,7 @@
  */
 import { defineContract } from '../contract.js';
 import { Guid, Page, PageQuery, z } from '../primitives.js';
-import { PurchaseInvoice } from './invoices.contract.js';
+import { PurchaseInvoice } from './purchase-invoices.contract.js';
 
 export const ReceivedEInvoiceStatus = z.enum(['received', 'booked', 'needs-attention', 'duplicate']);
 export type ReceivedEInvoiceStatus = z.infer<typeof ReceivedEInvoiceStatus>;

@@ -48,6 +48,16 @@ const salesRowBase = {
   vatCode: z.string().max(20).nullable().optional(),
   vatRate: decimal(2).nullable().optional(),
   vatParagraphID: Guid().nullable().optional(),
+  /**
+   * Extension (issue #37): the customs-tariff heading of the goods (the first four digits of the combined
+   * nomenclature), which the control statement wants as TK on a domestic reverse-charge supply.
+   */
+  commodityCode: z
+    .string()
+    .trim()
+    .regex(/^\d{4,10}$/, { message: 'expected 4 to 10 digits of the customs tariff' })
+    .nullable()
+    .optional(),
 };
 const needsPrice = (r: { price?: string | null; priceBrutto?: string | null }) =>
   r.price != null || r.priceBrutto != null;
@@ -162,6 +172,7 @@ export const SalesInvoiceRow = z.object({
   vatCode: z.string(),
   vatRate: decimal(2),
   vatParagraphID: Guid().nullable(),
+  commodityCode: z.string().nullable(),
   sumBase: Amount(),
   sumVat: Amount(),
   sumTotal: Amount(),
@@ -310,139 +321,6 @@ export const cancelSalesInvoice = defineContract({
   subject: 'invoicing.sales-invoices.cancel',
   request: z.object({ id: Guid() }),
   reply: SalesInvoice,
-});
-
-/** Purchase-invoice row (INTERFACE §2.3 "Purchase invoice row"). */
-export const PurchaseInvoiceRowInput = z.object({
-  itemId: Guid().nullable().optional(),
-  itemsAmount: Decimal4(),
-  code: z.string().max(30).nullable().optional(),
-  name: z.string().trim().min(1).max(255),
-  description: z.string().max(2000).nullable().optional(),
-  bonus: Decimal4().nullable().optional(),
-  bonusPercent: Percent().nullable().optional(),
-  price: Decimal4(),
-  localSum: Amount().nullable().optional(),
-  sum: Amount().nullable().optional(),
-  /** Extension (issue #21): the input VAT rate of the row in percent (none: no VAT claimed on it). */
-  vatRate: decimal(2).nullable().optional(),
-});
-
-const YearMonth = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'expected YYYY-MM' });
-/** Purchase invoice as sent on create (INTERFACE §2.3, with the example's `PeriodYear` and `Period`). */
-export const PurchaseInvoiceInput = z.object({
-  partnerId: Guid(),
-  ordnerId: Guid().nullable().optional(),
-  dateCreated: DateOnly(),
-  recordNumber: z.string().trim().max(30).nullable().optional(),
-  externalRecordNumber: z.string().trim().max(50).nullable().optional(),
-  partner: z.string().max(2000).nullable().optional(),
-  dateValidTo: DateOnly().nullable().optional(),
-  dateAccounting: DateOnly().nullable().optional(),
-  dateDelivery: DateOnly().nullable().optional(),
-  periodId: Guid().nullable().optional(),
-  currency1: z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, { message: 'expected an ISO 4217 currency code' })
-    .transform((s) => s.toUpperCase())
-    .nullable()
-    .optional(),
-  rows: z.array(PurchaseInvoiceRowInput).max(5000).optional(),
-  PeriodYear: z
-    .preprocess(
-      (v) => (typeof v === 'number' ? String(v) : v),
-      z.string().regex(/^\d{4}$/, { message: 'expected YYYY' }),
-    )
-    .optional(),
-  Period: YearMonth().optional(),
-});
-export type PurchaseInvoiceInput = z.infer<typeof PurchaseInvoiceInput>;
-
-export const PurchaseInvoiceRow = z.object({
-  id: Guid(),
-  itemId: Guid().nullable(),
-  itemsAmount: Decimal4(),
-  code: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  bonus: Decimal4().nullable(),
-  bonusPercent: decimal(2).nullable(),
-  price: Decimal4(),
-  localSum: Amount(),
-  sum: Amount(),
-  vatRate: decimal(2).nullable(),
-});
-
-/**
- * Input VAT of a purchase invoice per category and rate (issue #21): from a received e-invoice exactly as
- * its VAT breakdown states it (BG-23), else round(Σ row sums × rate / 100) per rate of the rows.
- * `category` is the EN 16931 VAT category code (UNCL5305: S, Z, E, AE, K, G, O).
- */
-export const PurchaseVatLine = z.object({
-  category: z.string(),
-  rate: decimal(2),
-  base: Amount(),
-  vat: Amount(),
-});
-
-export const PurchaseInvoice = z.object({
-  id: Guid(),
-  partnerId: Guid(),
-  ordnerId: Guid(),
-  dateCreated: DateOnly(),
-  recordNumber: z.string(),
-  externalRecordNumber: z.string().nullable(),
-  partner: z.string().nullable(),
-  dateValidTo: DateOnly().nullable(),
-  dateAccounting: DateOnly(),
-  dateDelivery: DateOnly().nullable(),
-  periodId: Guid(),
-  currency1: z.string(),
-  rows: z.array(PurchaseInvoiceRow),
-  PeriodYear: z.string(),
-  Period: z.string(),
-  /** Extension: totals in the invoice currency and in the company currency. */
-  sum: Amount(),
-  localSum: Amount(),
-  /** Extension (issue #21): input VAT in the invoice currency, per category and rate, and the total with VAT. */
-  sumVat: Amount(),
-  sumTotal: Amount(),
-  vatSummary: z.array(PurchaseVatLine),
-  /** Extension (issue #21): `eInvoice` when booked from a received e-invoice (its bytes at `…/e-invoice`). */
-  source: z.enum(['manual', 'eInvoice']),
-  accountingEntries: z.array(AccountingEntry),
-});
-export type PurchaseInvoice = z.infer<typeof PurchaseInvoice>;
-
-export const PurchaseInvoiceListItem = PurchaseInvoice.omit({
-  rows: true,
-  accountingEntries: true,
-  vatSummary: true,
-}).extend({
-  partnerName: z.string().nullable(),
-});
-
-export const createPurchaseInvoice = defineContract({
-  subject: 'invoicing.purchase-invoices.create',
-  request: PurchaseInvoiceInput,
-  reply: PurchaseInvoice,
-});
-export const getPurchaseInvoice = defineContract({
-  subject: 'invoicing.purchase-invoices.get',
-  request: z.object({ id: Guid() }),
-  reply: PurchaseInvoice,
-});
-/** Query of the purchase-invoice list: paging plus optional filters (extension) on `dateCreated` and partner. */
-export const PurchaseInvoiceListQuery = PageQuery.extend({
-  dateFrom: DateOnly().optional(),
-  dateTo: DateOnly().optional(),
-  partnerId: Guid().optional(),
-});
-export type PurchaseInvoiceListQuery = z.infer<typeof PurchaseInvoiceListQuery>;
-export const listPurchaseInvoices = defineContract({
-  subject: 'invoicing.purchase-invoices.list',
-  request: PurchaseInvoiceListQuery,
-  reply: Page(PurchaseInvoiceListItem),
 });
 
 /** Events of invoicing (JetStream `EVENTS`). */

@@ -54,7 +54,26 @@ export const partners = crudContracts('invoicing.partners', PartnerInput, Partne
 /** VAT code type: `O` output (sales), `I` input (purchases). */
 export const VatType = z.enum(['O', 'I']);
 /** VAT code kind (DESIGN §6). */
-export const VatKind = z.enum(['standard', 'reduced', 'zero', 'exempt', 'intraCommunity', 'export', 'oss']);
+/**
+ * The kind of a VAT code (DESIGN §6; issue #37 for the reverse-charge kinds): `domesticReverseCharge` is,
+ * on an output code, a domestic supply whose VAT the buyer owes (§69(12) of Act 222/2004, the letter in
+ * `reverseChargeLetter`) and, on an input code, the same purchase self-assessed; `intraCommunityAcquisition`
+ * (§11), `foreignServices` (§69(3)) and `installation` (§69(2), goods installed by a foreign supplier) are
+ * input codes whose VAT the buyer computes, owes and deducts in the same period.
+ */
+export const VatKind = z.enum([
+  'standard',
+  'reduced',
+  'zero',
+  'exempt',
+  'intraCommunity',
+  'export',
+  'oss',
+  'domesticReverseCharge',
+  'intraCommunityAcquisition',
+  'foreignServices',
+  'installation',
+]);
 export type VatKind = z.infer<typeof VatKind>;
 
 export const VatParagraphInput = z.object({
@@ -80,6 +99,12 @@ export const VatCodeInput = z
     validFrom: DateOnly(),
     validTo: DateOnly().nullable().optional(),
     kind: VatKind,
+    /** Issue #37: the letter of §69(12) a domestic reverse-charge code applies (a–j). */
+    reverseChargeLetter: z
+      .string()
+      .regex(/^[a-j]$/, { message: 'expected a letter of §69(12), a to j' })
+      .nullable()
+      .optional(),
     paragraphs: z.array(VatParagraphInput).default([]),
   })
   .refine((v) => !v.validTo || v.validTo >= v.validFrom, {
@@ -100,6 +125,7 @@ export const VatCode = z.object({
   validFrom: DateOnly(),
   validTo: DateOnly().nullable(),
   kind: VatKind,
+  reverseChargeLetter: z.string().nullable(),
   paragraphs: z.array(VatParagraph),
 });
 export type VatCode = z.infer<typeof VatCode>;
@@ -195,6 +221,8 @@ export const CompanyInput = z.object({
     .regex(/^[A-Za-z]{3}$/, { message: 'expected an ISO 4217 currency code' })
     .transform((s) => s.toUpperCase())
     .default('EUR'),
+  /** Issue #37: the VAT filing period, `month` (default) or `quarter` (§77 of Act 222/2004). */
+  vatPeriod: z.enum(['month', 'quarter']).default('month'),
   timeZone: z
     .string()
     .default('Europe/Bratislava')
@@ -230,6 +258,7 @@ export const Company = z.object({
     .optional(),
   ossRegistered: z.boolean(),
   currency: z.string(),
+  vatPeriod: z.enum(['month', 'quarter']),
   timeZone: z.string(),
 });
 export type Company = z.infer<typeof Company>;

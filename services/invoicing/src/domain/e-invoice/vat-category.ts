@@ -24,6 +24,8 @@ export function categoryOf(info: VatCodeInfo | undefined, paragraphId: string | 
       return 'E';
     case 'export':
       return 'G';
+    case 'domesticReverseCharge':
+      return 'AE';
     case 'intraCommunity':
       return paragraphId && info.paragraphs[paragraphId]?.code === 'IC-SERVICES' ? 'AE' : 'K';
     default:

@@ -1,0 +1,133 @@
+/**
+ * What a purchase invoice's create decides about VAT before it is written (issue #37; DESIGN §6b): each
+ * row's input code, the EUR amounts at the tax point's exchange rate (§26), the input VAT lines
+ * (domain/input-vat.ts), the tax point, receipt and deduction period (§51), and the correction reference.
+ */
+import type { InputVatLine, PurchaseInvoice, PurchaseInvoiceInput } from '@bm/contracts';
+import { ErrorCode, type FieldError, unprocessable } from '@bm/errors';
+import { dec, fmt, round2 } from '@bm/money';
+import { cachedMasterData, type EntityManager } from '@bm/service-kit';
+import {
+  deductionPeriodOf,
+  inputVatLines,
+  SELF_ASSESSED_KINDS,
+  selectInputCode,
+  toEur,
+} from '../domain/input-vat.js';
+import { type VatCodeDef, VatRefusal } from '../domain/vat-selection.js';
+import { PurchaseInvoiceEntity, VatCodeEntity } from '../persistence/entities.js';
+
+/** The company's input VAT codes (type I), from the master-data cache. */
+async function inputCodes(em: EntityManager): Promise<VatCodeDef[]> {
+  return cachedMasterData(em, 'invoicing:vat-codes:input', async () =>
+    (await em.find(VatCodeEntity, { type: 'I' })).map((r) => ({
+      id: r.id,
+      code: r.code,
+      type: 'I' as const,
+      country: r.country,
+      rate: r.rate,
+      validFrom: r.validFrom,
+      validTo: r.validTo ?? null,
+      kind: r.kind as VatCodeDef['kind'],
+      paragraphs: [],
+    })),
+  );
+}
+
+/** The VAT facts of a purchase invoice, as stored. */
+export interface PurchaseVatFacts {
+  taxPoint: string;
+  dateReceived: string;
+  deductionPeriod: string;
+  /** Per row: its code (null: none), the row's EUR amount and deductible share. */
+  rows: { code: VatCodeDef | null; localSum: string; deductiblePercent: string }[];
+  inputVat: InputVatLine[];
+}
+
+/**
+ * Decides the VAT facts of `input`, whose rows' amounts are `sums` (invoice currency) and `localSums` (EUR,
+ * null where the currency differs and none was given). `received`: the VAT breakdown an e-invoice states
+ * (its domestic VAT is kept as stated; a rate without an input code claims nothing rather than refusing
+ * a document already received).
+ * @throws 400 ValidationFailed (`errors` collects a missing localSum without exchangeRate); 422 VatCodeNotValid
+ */
+export async function decidePurchaseVat(
+  em: EntityManager,
+  home: string,
+  input: PurchaseInvoiceInput,
+  sums: string[],
+  localSums: (string | null)[],
+  errors: FieldError[],
+  received?: PurchaseInvoice['vatSummary'],
+): Promise<PurchaseVatFacts> {
+  const taxPoint = input.dateDelivery ?? input.dateCreated;
+  const dateReceived = input.dateReceived ?? input.dateAccounting ?? input.dateCreated;
+  const codes = await inputCodes(em);
+  const rowsIn = input.rows ?? [];
+  const rows = rowsIn.map((r, i) => {
+    let localSum = localSums[i];
+    if (localSum === null) {
+      if (input.exchangeRate) localSum = toEur(sums[i], input.exchangeRate);
+      else
+        errors.push({
+          path: `rows.${i}.localSum`,
+          message: `required: the invoice is in ${input.currency1}; give localSum (EUR) or exchangeRate`,
+        });
+    }
+    let code: VatCodeDef | null;
+    try {
+      code = selectInputCode(codes, home, taxPoint, r, `rows.${i}.`);
+    } catch (e) {
+      if (!(received && e instanceof VatRefusal)) throw refusal(e);
+      code = null;
+    }
+    const deductiblePercent = r.deductiblePercent ?? input.deductiblePercent ?? '100';
+    return { code, localSum: localSum ?? '0', deductiblePercent };
+  });
+  let inputVat = inputVatLines(rows);
+  if (received && (!input.currency1 || input.currency1 === 'EUR')) inputVat = asStated(inputVat, received);
+  return {
+    taxPoint,
+    dateReceived,
+    deductionPeriod: deductionPeriodOf(taxPoint, dateReceived),
+    rows,
+    inputVat,
+  };
+}
+
+/** A VatRefusal as the 422 it is (DESIGN §6 "VAT code"). */
+function refusal(e: unknown): unknown {
+  if (!(e instanceof VatRefusal)) return e;
+  return unprocessable(ErrorCode.VatCodeNotValid, e.message, {
+    errors: [{ path: e.field, message: e.message }, ...e.also.map((path) => ({ path, message: e.message }))],
+  });
+}
+
+/** A received invoice's domestic VAT as its breakdown states it (BG-23), per rate of category S. */
+function asStated(lines: InputVatLine[], stated: PurchaseInvoice['vatSummary']): InputVatLine[] {
+  return lines.map((l) => {
+    const same = lines.filter((x) => !x.selfAssessed && dec(x.rate).eq(dec(l.rate)));
+    const s = stated.find((v) => v.category === 'S' && dec(v.rate).eq(dec(l.rate)));
+    if (l.selfAssessed || same.length !== 1 || !s) return l;
+    const vat = dec(s.vat);
+    return { ...l, vat: fmt(vat), deducted: fmt(round2(vat.times(dec(l.deductiblePercent)).div(100))) };
+  });
+}
+
+/**
+ * The invoice a credit note corrects (issue #37): `correctedInvoiceId` must be a purchase invoice of the
+ * company. @throws 422 ReferenceNotFound
+ */
+export async function checkCorrected(em: EntityManager, id: string | null | undefined): Promise<void> {
+  if (!id) return;
+  if (!(await em.count(PurchaseInvoiceEntity, { id })))
+    throw unprocessable(
+      ErrorCode.ReferenceNotFound,
+      'correctedInvoiceId is not a purchase invoice of this company',
+      { errors: [{ path: 'correctedInvoiceId', message: 'no such purchase invoice' }] },
+    );
+}
+
+/** The rate a row's stated VAT is at: its `vatRate`, else that of a code the supplier charges (not self-assessed). */
+export const statedRate = (vatRate: string | null | undefined, code: VatCodeDef | null): string | null =>
+  vatRate ?? (code && !SELF_ASSESSED_KINDS.has(code.kind) ? code.rate : null);
