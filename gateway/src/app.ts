@@ -29,6 +29,7 @@ import { invoiceOperations } from './routes/invoices.routes.js';
 import { masterDataOperations } from './routes/master-data.routes.js';
 import { type GatewayEnv, type Operation, registerOperations } from './routes/operation.js';
 import { registerPrintoutRoute } from './routes/printout.routes.js';
+import { registerTaxRoutes } from './routes/tax.routes.js';
 import { warehouseOperations } from './routes/warehouse.routes.js';
 
 export interface AppDeps {
@@ -244,6 +245,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     authenticate,
     negotiate,
   );
+  registerTaxRoutes(app, { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS }, authenticate);
   const keyed = idempotency({
     store: deps.idempotency,
     // A running request holds its key for two NATS round trips' worth of deadline plus a grace.

@@ -30,6 +30,7 @@ import {
 import { inboxOperations } from './inbox.routes.js';
 import type { Operation } from './operation.js';
 import { pagedReads } from './paged-reads.js';
+import { taxOperations } from './tax.routes.js';
 
 const IdParams = z.object({ id: Guid() });
 
@@ -121,4 +122,6 @@ export const invoiceOperations: Operation[] = [
   },
   // Issue #35: the inbox of received e-invoices and the company's access point.
   ...inboxOperations,
+  // Issue #37: the VAT filings.
+  ...taxOperations,
 ];

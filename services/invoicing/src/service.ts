@@ -18,6 +18,7 @@ import { registerLookups } from './transport/lookups.handlers.js';
 import { registerMasterData } from './transport/master-data.handlers.js';
 import { registerPeriods } from './transport/period.handlers.js';
 import { registerProvision } from './transport/provision.handler.js';
+import { registerVatFilings } from './vat-filings/handlers.js';
 
 export interface InvoicingService extends RunningService {
   relay: () => OutboxRelay | undefined;
@@ -40,6 +41,7 @@ export async function startInvoicing(config: ServiceConfig): Promise<InvoicingSe
       registerEInvoices(deps);
       registerInbox(deps);
       registerCompany(kit);
+      registerVatFilings(kit);
     },
     afterStart: async (kit) => {
       relay = startOutboxRelay({ orm: kit.orm, nc: kit.nc, log: kit.log, schema: SCHEMA });

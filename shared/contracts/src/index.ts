@@ -15,6 +15,7 @@ export * from './invoicing/invoices.contract.js';
 export * from './invoicing/lookups.contract.js';
 export * from './invoicing/master-data.contract.js';
 export * from './invoicing/purchase-invoices.contract.js';
+export * from './invoicing/vat-filings.contract.js';
 export * from './permissions.js';
 export * from './primitives.js';
 export * from './problems.js';

@@ -26,8 +26,9 @@ import {
   purchaseInvoiceWriter,
   storedPurchaseInvoiceReply,
 } from '../store/purchase-invoice.writer.js';
+import { checkCorrected } from '../store/vat-codes.reads.js';
 import type { InvoicingDeps } from './deps.js';
-import { checkCorrected, decidePurchaseVat, statedRate } from './purchase-input-vat.js';
+import { decidePurchaseVat, statedRate } from './purchase-input-vat.js';
 
 /** What a purchase invoice booked from a received e-invoice adds (issue #21): its VAT as stated and the archived bytes. */
 export interface ReceivedExtras {

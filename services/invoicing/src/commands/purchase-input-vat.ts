@@ -6,7 +6,7 @@
 import type { InputVatLine, PurchaseInvoice, PurchaseInvoiceInput } from '@bm/contracts';
 import { ErrorCode, type FieldError, unprocessable } from '@bm/errors';
 import { dec, fmt, round2 } from '@bm/money';
-import { cachedMasterData, type EntityManager } from '@bm/service-kit';
+import type { EntityManager } from '@bm/service-kit';
 import {
   deductionPeriodOf,
   inputVatLines,
@@ -15,24 +15,7 @@ import {
   toEur,
 } from '../domain/input-vat.js';
 import { type VatCodeDef, VatRefusal } from '../domain/vat-selection.js';
-import { PurchaseInvoiceEntity, VatCodeEntity } from '../persistence/entities.js';
-
-/** The company's input VAT codes (type I), from the master-data cache. */
-async function inputCodes(em: EntityManager): Promise<VatCodeDef[]> {
-  return cachedMasterData(em, 'invoicing:vat-codes:input', async () =>
-    (await em.find(VatCodeEntity, { type: 'I' })).map((r) => ({
-      id: r.id,
-      code: r.code,
-      type: 'I' as const,
-      country: r.country,
-      rate: r.rate,
-      validFrom: r.validFrom,
-      validTo: r.validTo ?? null,
-      kind: r.kind as VatCodeDef['kind'],
-      paragraphs: [],
-    })),
-  );
-}
+import { inputCodes } from '../store/vat-codes.reads.js';
 
 /** The VAT facts of a purchase invoice, as stored. */
 export interface PurchaseVatFacts {
@@ -112,20 +95,6 @@ function asStated(lines: InputVatLine[], stated: PurchaseInvoice['vatSummary']):
     const vat = dec(s.vat);
     return { ...l, vat: fmt(vat), deducted: fmt(round2(vat.times(dec(l.deductiblePercent)).div(100))) };
   });
-}
-
-/**
- * The invoice a credit note corrects (issue #37): `correctedInvoiceId` must be a purchase invoice of the
- * company. @throws 422 ReferenceNotFound
- */
-export async function checkCorrected(em: EntityManager, id: string | null | undefined): Promise<void> {
-  if (!id) return;
-  if (!(await em.count(PurchaseInvoiceEntity, { id })))
-    throw unprocessable(
-      ErrorCode.ReferenceNotFound,
-      'correctedInvoiceId is not a purchase invoice of this company',
-      { errors: [{ path: 'correctedInvoiceId', message: 'no such purchase invoice' }] },
-    );
 }
 
 /** The rate a row's stated VAT is at: its `vatRate`, else that of a code the supplier charges (not self-assessed). */

@@ -19,3 +19,20 @@ export async function uneceCodes(
   );
   return new Map(cat.units.filter((u) => u.uneceCode).map((u) => [u.id, u.uneceCode!]));
 }
+
+/** The unit codes (`kg`, `ks`, …) by unit id, as the control statement's MJ wants them (issue #37). */
+export async function unitCodesById(
+  kit: ServiceKit,
+  ctx: RequestContext,
+  unitIds: string[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(unitIds)];
+  if (!ids.length) return new Map();
+  const cat = await request(
+    kit.nc,
+    resolveCatalog,
+    { itemIds: [], itemCodes: [], unitIds: ids, unitCodes: [] },
+    ctx,
+  );
+  return new Map(cat.units.map((u) => [u.id, u.code]));
+}

@@ -1,6 +1,7 @@
+import { ErrorCode, unprocessable } from '@bm/errors';
 import { cachedMasterData, type EntityManager } from '@bm/service-kit';
 import type { VatCodeDef } from '../domain/vat-selection.js';
-import { VatCodeEntity, VatParagraphEntity } from '../persistence/entities.js';
+import { PurchaseInvoiceEntity, VatCodeEntity, VatParagraphEntity } from '../persistence/entities.js';
 
 /**
  * The VAT codes a selection may need: those of the countries in play, plus any named by id or code (from
@@ -41,4 +42,35 @@ async function readVatCodes(
       .filter((p) => p.vatCodeId === r.id)
       .map((p) => ({ id: p.id, code: p.code, isDefault: p.isDefault })),
   }));
+}
+
+/** The company's input VAT codes (type I), from the master-data cache. */
+export async function inputCodes(em: EntityManager): Promise<VatCodeDef[]> {
+  return cachedMasterData(em, 'invoicing:vat-codes:input', async () =>
+    (await em.find(VatCodeEntity, { type: 'I' })).map((r) => ({
+      id: r.id,
+      code: r.code,
+      type: 'I' as const,
+      country: r.country,
+      rate: r.rate,
+      validFrom: r.validFrom,
+      validTo: r.validTo ?? null,
+      kind: r.kind as VatCodeDef['kind'],
+      paragraphs: [],
+    })),
+  );
+}
+
+/**
+ * The invoice a credit note corrects (issue #37): `correctedInvoiceId` must be a purchase invoice of the
+ * company. @throws 422 ReferenceNotFound
+ */
+export async function checkCorrected(em: EntityManager, id: string | null | undefined): Promise<void> {
+  if (!id) return;
+  if (!(await em.count(PurchaseInvoiceEntity, { id })))
+    throw unprocessable(
+      ErrorCode.ReferenceNotFound,
+      'correctedInvoiceId is not a purchase invoice of this company',
+      { errors: [{ path: 'correctedInvoiceId', message: 'no such purchase invoice' }] },
+    );
 }

@@ -1,0 +1,118 @@
+/**
+ * What the filings read of the books (issue #37; DESIGN §6b "built from what invoicing stores, never from a
+ * copy"): the period's sales invoices by tax point (not cancelled) with their VAT per code, the rows under a
+ * domestic reverse-charge code, and the purchase invoices whose deduction falls in the period with their
+ * stored input VAT (EUR). Invoices booked before issue #37 without `input_vat` count their stated domestic
+ * VAT as deducted in full.
+ */
+import type { InputVatLine } from '@bm/contracts';
+import { dec, fmt, sum } from '@bm/money';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PurchaseDoc, SalesDoc } from './classify.js';
+
+type Sale = Omit<SalesDoc, 'reverseCharge'> & {
+  reverseCharge: (SalesDoc['reverseCharge'][number] & { unitId: string | null })[];
+};
+
+/** The period's sales invoices (`months` of their tax point), oldest first. */
+export async function readSales(em: EntityManager, companyId: string, months: string[]): Promise<Sale[]> {
+  const codes = await em.execute<{ id: string; kind: string; letter: string | null }[]>(
+    `select "id", "kind", "reverse_charge_letter" as "letter" from "invoicing"."vat_code" where "company_id" = ?`,
+    [companyId],
+  );
+  const byId = new Map(codes.map((c) => [c.id, c]));
+  const inv = await em.execute<any[]>(
+    `select s."id", s."record_number" as "number", to_char(coalesce(s."date_delivery", s."date_created"), 'YYYY-MM-DD') as "taxPoint",
+            s."partner_number3" as "buyer", s."sum_total"::text as "total", s."vat_summary" as "summary", o."record_number" as "corrected"
+       from "invoicing"."sales_invoice" s left join "invoicing"."sales_invoice" o on o."id" = s."corrected_invoice_id"
+      where s."company_id" = ? and s."vat_period" in (${months.map(() => '?').join(',')}) and s."state" <> 'cancelled'
+      order by 3, 2, 1`,
+    [companyId, ...months],
+  );
+  const rcIds = codes.filter((c) => c.kind === 'domesticReverseCharge').map((c) => c.id);
+  const rows =
+    inv.length && rcIds.length
+      ? await em.execute<any[]>(
+          `select "invoice_id" as "invoiceId", "vat_id" as "vatId", "commodity_code" as "commodityCode", "quantity"::text as "quantity",
+                "sum_base"::text as "base", "unit_id" as "unitId"
+           from "invoicing"."sales_invoice_row" where "invoice_id" in (${inv.map(() => '?').join(',')})
+            and "vat_id" in (${rcIds.map(() => '?').join(',')}) order by "row_no"`,
+          [...inv.map((i) => i.id), ...rcIds],
+        )
+      : [];
+  return inv.map((i) => ({
+    id: i.id,
+    number: i.number,
+    taxPoint: i.taxPoint,
+    buyerVatNumber: i.buyer || null,
+    creditNote: dec(i.total).isNegative(),
+    correctedNumber: i.corrected ?? null,
+    lines: (i.summary as { vatID: string; rate: string; base: string; vat: string }[]).map((l) => ({
+      kind: byId.get(l.vatID)?.kind ?? 'standard',
+      rate: l.rate,
+      base: l.base,
+      vat: l.vat,
+    })),
+    reverseCharge: rows
+      .filter((r) => r.invoiceId === i.id)
+      .map((r) => ({
+        letter: byId.get(r.vatId)?.letter ?? null,
+        commodityCode: r.commodityCode,
+        quantity: r.quantity,
+        unit: null,
+        unitId: r.unitId,
+        base: r.base,
+      })),
+  }));
+}
+
+/** The purchase invoices whose input VAT is deducted in `months` (§51), oldest first. */
+export async function readPurchases(
+  em: EntityManager,
+  companyId: string,
+  months: string[],
+): Promise<PurchaseDoc[]> {
+  const inv = await em.execute<any[]>(
+    `select p."id", coalesce(p."external_record_number", p."record_number") as "number",
+            to_char(coalesce(p."tax_point", p."date_delivery", p."date_created"), 'YYYY-MM-DD') as "taxPoint",
+            pa."vat_number" as "supplier", p."simplified", p."local_sum"::text as "localSum", p."input_vat" as "inputVat",
+            p."vat_summary" as "summary", coalesce(p."corrected_record_number", o."external_record_number", o."record_number") as "corrected"
+       from "invoicing"."purchase_invoice" p join "invoicing"."partner" pa on pa."id" = p."partner_id"
+       left join "invoicing"."purchase_invoice" o on o."id" = p."corrected_invoice_id"
+      where p."company_id" = ? and coalesce(p."deduction_period", p."vat_period") in (${months.map(() => '?').join(',')})
+      order by 3, 2, 1`,
+    [companyId, ...months],
+  );
+  return inv.map((i) => {
+    const stored = i.inputVat as InputVatLine[];
+    const inputVat: InputVatLine[] = stored.length ? stored : legacy(i.summary);
+    return {
+      id: i.id,
+      number: i.number,
+      taxPoint: i.taxPoint,
+      supplierVatNumber: i.supplier || null,
+      simplified: !!i.simplified,
+      total: fmt(dec(i.localSum).plus(sum(inputVat.filter((l) => !l.selfAssessed).map((l) => l.vat)))),
+      creditNote: dec(i.localSum).isNegative(),
+      correctedNumber: i.corrected ?? null,
+      inputVat,
+    };
+  });
+}
+
+/** An invoice booked before issue #37: its stated domestic VAT (category S), deducted in full. */
+function legacy(summary: { category: string; rate: string; base: string; vat: string }[]): InputVatLine[] {
+  return summary
+    .filter((s) => s.category === 'S' && !dec(s.vat).isZero())
+    .map((s) => ({
+      vatID: '00000000-0000-0000-0000-000000000000',
+      vatCode: '',
+      kind: 'standard',
+      rate: s.rate,
+      selfAssessed: false,
+      deductiblePercent: '100.00',
+      base: s.base,
+      vat: s.vat,
+      deducted: s.vat,
+    }));
+}

@@ -1,0 +1,156 @@
+/**
+ * VAT filings (issue #37; DESIGN §6b): the control statement (KVDPH_2025, §78a of Act 222/2004) and the
+ * VAT return of a period (`YYYY-MM` or `YYYY-Qn`, as the company's `vatPeriod`), built from the books, and
+ * their filings, frozen (XML bytes, SHA-256, time, kind R/O/D). Amounts in EUR with 2 decimals, rates in whole
+ * percent, dates `YYYY-MM-DD`. Subjects `invoicing.tax.<verb>`.
+ */
+import { defineContract } from '../contract.js';
+import { Amount, Guid, z } from '../primitives.js';
+
+const Period = () => z.string().trim().max(7);
+
+/** One line of A.1 … C.2; the XML attribute of each field is named in its description. */
+export const ControlStatementLine = z.object({
+  partnerVatNumber: z.string().nullable().optional().describe('Odb / Dod: the partner’s IČ DPH'),
+  documentNumber: z.string().optional().describe('F (FO in C.1/C.2)'),
+  originalNumber: z.string().nullable().optional().describe('FP: the corrected invoice’s number'),
+  taxPoint: z.string().optional().describe('Den'),
+  base: Amount().describe('Z (ZR in C.1/C.2)'),
+  vat: Amount().optional().describe('D (DR)'),
+  rate: z.string().optional().describe('S'),
+  deducted: Amount().optional().describe('O (OR)'),
+  commodityCode: z.string().nullable().optional().describe('TK'),
+  goodsKind: z.string().nullable().optional().describe('TD'),
+  quantity: z.string().nullable().optional().describe('Mn'),
+  unit: z.string().nullable().optional().describe('MJ'),
+  documentIds: z.array(Guid()),
+});
+/** D.1 / D.2: Z, D at 23 %, ZZn, DZn at 19 % and 5 % together (D.1 with SumaObratov). */
+export const ControlStatementSummary = z.object({
+  turnover: Amount().optional(),
+  base: Amount(),
+  vat: Amount(),
+  baseReduced: Amount(),
+  vatReduced: Amount(),
+});
+export const ControlStatementSections = z.object({
+  A1: z.array(ControlStatementLine),
+  A2: z.array(ControlStatementLine),
+  B1: z.array(ControlStatementLine),
+  B2: z.array(ControlStatementLine),
+  B31: ControlStatementLine.nullable(),
+  B32: z.array(ControlStatementLine),
+  C1: z.array(ControlStatementLine),
+  C2: z.array(ControlStatementLine),
+  D1: ControlStatementSummary.nullable(),
+  D2: ControlStatementSummary.nullable(),
+});
+
+/** The state of a period's filings: how many, and whether the books changed since the last one. */
+const FilingState = {
+  period: z.string(),
+  filings: z.number().int(),
+  /** True when documents booked since the last filing change what it carried: the next one is O or D. */
+  changed: z.boolean(),
+  /** The last day of a regular or corrective filing (§78, §78a: the 25th day after the period). */
+  deadline: z.string(),
+};
+
+export const ControlStatement = z.object({
+  ...FilingState,
+  form: z.literal('KVDPH_2025'),
+  sections: ControlStatementSections,
+  /** The statement as KVDPH_2025 XML (what `Accept: application/xml` answers). */
+  xml: z.string(),
+});
+export type ControlStatement = z.infer<typeof ControlStatement>;
+
+export const VatReturn = z.object({
+  ...FilingState,
+  form: z.literal('DPH2025'),
+  /** The form's rows by number (`r01`, `r01a`, …); rows without an amount are absent. */
+  rows: z.record(z.string(), Amount()),
+  xml: z.string(),
+});
+export type VatReturn = z.infer<typeof VatReturn>;
+
+/** A frozen filing; `xml` (base64) only where one filing is asked for. */
+export const VatFiling = z.object({
+  id: Guid(),
+  form: z.enum(['KVDPH', 'DPH']),
+  period: z.string(),
+  kind: z.enum(['R', 'O', 'D']),
+  seq: z.number().int(),
+  filedAt: z.string(),
+  sha256: z.string(),
+  xml: z.string().optional(),
+});
+export type VatFiling = z.infer<typeof VatFiling>;
+
+const Money = () => Amount().default('0');
+/** `PUT …/control-statements/{period}/manual`: D.1 (cash registers) and D.2 (without an invoice), per rate. */
+export const ManualFiguresInput = z.object({
+  d1: z
+    .object({
+      turnover: Money(),
+      base23: Money(),
+      vat23: Money(),
+      base19: Money(),
+      vat19: Money(),
+      base5: Money(),
+      vat5: Money(),
+    })
+    .nullable()
+    .optional(),
+  d2: z
+    .object({
+      base23: Money(),
+      vat23: Money(),
+      base19: Money(),
+      vat19: Money(),
+      base5: Money(),
+      vat5: Money(),
+    })
+    .nullable()
+    .optional(),
+});
+export type ManualFiguresInput = z.infer<typeof ManualFiguresInput>;
+
+/** `POST …/filings` body: the kind of a later filing, `D` (default) or `O` (before the deadline). */
+export const FileInput = z.object({ kind: z.enum(['R', 'O', 'D']).optional() });
+
+export const getControlStatement = defineContract({
+  subject: 'invoicing.tax.control-statement',
+  request: z.object({ period: Period() }),
+  reply: ControlStatement,
+});
+export const putManualFigures = defineContract({
+  subject: 'invoicing.tax.manual-figures',
+  request: z.object({ period: Period(), data: ManualFiguresInput }),
+  reply: ControlStatement,
+});
+export const fileControlStatement = defineContract({
+  subject: 'invoicing.tax.file-control-statement',
+  request: z.object({ period: Period(), data: FileInput }),
+  reply: VatFiling,
+});
+export const getVatReturn = defineContract({
+  subject: 'invoicing.tax.vat-return',
+  request: z.object({ period: Period() }),
+  reply: VatReturn,
+});
+export const fileVatReturn = defineContract({
+  subject: 'invoicing.tax.file-vat-return',
+  request: z.object({ period: Period(), data: FileInput }),
+  reply: VatFiling,
+});
+export const listVatFilings = defineContract({
+  subject: 'invoicing.tax.filings',
+  request: z.object({ form: z.enum(['KVDPH', 'DPH']), period: Period() }),
+  reply: z.object({ items: z.array(VatFiling) }),
+});
+export const getVatFiling = defineContract({
+  subject: 'invoicing.tax.filing',
+  request: z.object({ id: Guid() }),
+  reply: VatFiling,
+});
