@@ -183,6 +183,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.6/tax/control-statements/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The control statement (KVDPH_2025) of a period, from the books
+         * @description JSON, or with `Accept: application/xml` the XML the Financial Administration takes. 400 for a malformed period or one of the other length than the company files; 422 naming the documents to fix.
+         */
+        get: operations["getTaxControlStatementsByPeriod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/tax/vat-returns/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The VAT return (DPH 2025) of a period, from the books
+         * @description JSON, or with `Accept: application/xml` the XML the Financial Administration takes. 400 for a malformed period or one of the other length than the company files; 422 naming the documents to fix.
+         */
+        get: operations["getTaxVatReturnsByPeriod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/tax/filings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A filing’s frozen XML, byte for byte */
+        get: operations["getTaxFilingsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.6/warehouses/issue-cards/copy": {
         parameters: {
             query?: never;
@@ -487,6 +544,65 @@ export interface paths {
          * @description 200 with the number of documents waiting; 502 AccessPointError with the provider's code and message.
          */
         post: operations["postCompanyAccessPointTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/tax/control-statements/{period}/manual": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** D.1 (cash-register totals) and D.2 (supplies without an invoice) of a period, per rate */
+        put: operations["putTaxControlStatementsByPeriodManual"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/tax/control-statements/{period}/filings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The filings of a period, oldest first */
+        get: operations["getTaxControlStatementsByPeriodFilings"];
+        put?: never;
+        /**
+         * File the control statement: freeze the XML (R first; then D by default or O before the deadline)
+         * @description 201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix.
+         */
+        post: operations["postTaxControlStatementsByPeriodFilings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/tax/vat-returns/{period}/filings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The filings of a period, oldest first */
+        get: operations["getTaxVatReturnsByPeriodFilings"];
+        put?: never;
+        /**
+         * File the VAT return: freeze the XML (R first; then D by default or O before the deadline)
+         * @description 201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix.
+         */
+        post: operations["postTaxVatReturnsByPeriodFilings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1153,6 +1269,11 @@ export interface operations {
                     ossRegistered?: boolean;
                     /** @default EUR */
                     currency?: string;
+                    /**
+                     * @default month
+                     * @enum {string}
+                     */
+                    vatPeriod?: "month" | "quarter";
                     /** @default Europe/Bratislava */
                     timeZone?: string;
                     address?: string | null;
@@ -2344,6 +2465,11 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             vatRate: number | null;
+                            /** Format: uuid */
+                            vatID: string | null;
+                            vatCode: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -2363,6 +2489,34 @@ export interface operations {
                             base: number;
                             /** @description decimal, at most 2 decimal places */
                             vat: number;
+                        }[];
+                        /** Format: date */
+                        taxPoint: string;
+                        /** Format: date */
+                        dateReceived: string;
+                        deductionPeriod: string;
+                        simplified: boolean;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
+                        correctedRecordNumber: string | null;
+                        /** @description decimal, at most 6 decimal places */
+                        exchangeRate: number | null;
+                        inputVat: {
+                            /** Format: uuid */
+                            vatID: string;
+                            vatCode: string;
+                            kind: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            selfAssessed: boolean;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            deducted: number;
                         }[];
                         /** @enum {string} */
                         source: "manual" | "eInvoice";
@@ -2417,6 +2571,11 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             vatRate: number | null;
+                            /** Format: uuid */
+                            vatID: string | null;
+                            vatCode: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -2436,6 +2595,34 @@ export interface operations {
                             base: number;
                             /** @description decimal, at most 2 decimal places */
                             vat: number;
+                        }[];
+                        /** Format: date */
+                        taxPoint: string;
+                        /** Format: date */
+                        dateReceived: string;
+                        deductionPeriod: string;
+                        simplified: boolean;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
+                        correctedRecordNumber: string | null;
+                        /** @description decimal, at most 6 decimal places */
+                        exchangeRate: number | null;
+                        inputVat: {
+                            /** Format: uuid */
+                            vatID: string;
+                            vatCode: string;
+                            kind: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            selfAssessed: boolean;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            deducted: number;
                         }[];
                         /** @enum {string} */
                         source: "manual" | "eInvoice";
@@ -2930,6 +3117,691 @@ export interface operations {
                         }[];
                         attempt: number;
                     };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaxControlStatementsByPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement or return */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        filings: number;
+                        changed: boolean;
+                        deadline: string;
+                        /** @enum {string} */
+                        form: "KVDPH_2025";
+                        sections: {
+                            A1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            A2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B31: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            } | null;
+                            B32: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            C1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            C2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            D1: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                            } | null;
+                            D2: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                            } | null;
+                        };
+                        xml: string;
+                    };
+                    "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaxVatReturnsByPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement or return */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        filings: number;
+                        changed: boolean;
+                        deadline: string;
+                        /** @enum {string} */
+                        form: "DPH2025";
+                        rows: {
+                            [key: string]: number;
+                        };
+                        xml: string;
+                    };
+                    "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaxFilingsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes as filed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
                 };
             };
             /** @description ValidationFailed or BadRequest */
@@ -6237,6 +7109,7 @@ export interface operations {
                         vatRate?: number | null;
                         /** Format: uuid */
                         vatParagraphID?: string | null;
+                        commodityCode?: string | null;
                         itemCode?: string;
                         unitCode?: string;
                     }[];
@@ -6319,6 +7192,7 @@ export interface operations {
                         vatRate?: number | null;
                         /** Format: uuid */
                         vatParagraphID?: string | null;
+                        commodityCode?: string | null;
                         itemCode?: string;
                         unitCode?: string;
                     }[];
@@ -6363,6 +7237,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -6506,6 +7381,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -6855,6 +7731,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -7056,6 +7933,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -7377,6 +8255,7 @@ export interface operations {
                         vatRate?: number | null;
                         /** Format: uuid */
                         vatParagraphID?: string | null;
+                        commodityCode?: string | null;
                         /** Format: uuid */
                         id?: string | null;
                     }[];
@@ -7457,6 +8336,7 @@ export interface operations {
                         vatRate?: number | null;
                         /** Format: uuid */
                         vatParagraphID?: string | null;
+                        commodityCode?: string | null;
                         /** Format: uuid */
                         id?: string | null;
                     }[];
@@ -7501,6 +8381,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -7644,6 +8525,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -7944,6 +8826,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -8087,6 +8970,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -8372,6 +9256,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -8515,6 +9400,7 @@ export interface operations {
                             vatRate: number;
                             /** Format: uuid */
                             vatParagraphID: string | null;
+                            commodityCode: string | null;
                             /** @description decimal, at most 2 decimal places */
                             sumBase: number;
                             /** @description decimal, at most 2 decimal places */
@@ -8805,6 +9691,17 @@ export interface operations {
                             sumVat: number;
                             /** @description decimal, at most 2 decimal places */
                             sumTotal: number;
+                            /** Format: date */
+                            taxPoint: string;
+                            /** Format: date */
+                            dateReceived: string;
+                            deductionPeriod: string;
+                            simplified: boolean;
+                            /** Format: uuid */
+                            correctedInvoiceId: string | null;
+                            correctedRecordNumber: string | null;
+                            /** @description decimal, at most 6 decimal places */
+                            exchangeRate: number | null;
                             /** @enum {string} */
                             source: "manual" | "eInvoice";
                             partnerName: string | null;
@@ -8845,6 +9742,17 @@ export interface operations {
                             sumVat: number;
                             /** @description decimal, at most 2 decimal places */
                             sumTotal: number;
+                            /** Format: date */
+                            taxPoint: string;
+                            /** Format: date */
+                            dateReceived: string;
+                            deductionPeriod: string;
+                            simplified: boolean;
+                            /** Format: uuid */
+                            correctedInvoiceId: string | null;
+                            correctedRecordNumber: string | null;
+                            /** @description decimal, at most 6 decimal places */
+                            exchangeRate: number | null;
                             /** @enum {string} */
                             source: "manual" | "eInvoice";
                             partnerName: string | null;
@@ -9023,9 +9931,24 @@ export interface operations {
                         sum?: number | null;
                         /** @description decimal, at most 2 decimal places */
                         vatRate?: number | null;
+                        /** Format: uuid */
+                        vatID?: string | null;
+                        vatCode?: string | null;
+                        /** @description decimal, at most 2 decimal places */
+                        deductiblePercent?: number | null;
                     }[];
                     PeriodYear?: string;
                     Period?: string;
+                    /** Format: date */
+                    dateReceived?: string | null;
+                    simplified?: boolean;
+                    /** @description decimal, at most 2 decimal places */
+                    deductiblePercent?: number | null;
+                    /** Format: uuid */
+                    correctedInvoiceId?: string | null;
+                    correctedRecordNumber?: string | null;
+                    /** @description decimal, at most 6 decimal places */
+                    exchangeRate?: number | null;
                 };
                 "application/xml": {
                     /** Format: uuid */
@@ -9066,9 +9989,24 @@ export interface operations {
                         sum?: number | null;
                         /** @description decimal, at most 2 decimal places */
                         vatRate?: number | null;
+                        /** Format: uuid */
+                        vatID?: string | null;
+                        vatCode?: string | null;
+                        /** @description decimal, at most 2 decimal places */
+                        deductiblePercent?: number | null;
                     }[];
                     PeriodYear?: string;
                     Period?: string;
+                    /** Format: date */
+                    dateReceived?: string | null;
+                    simplified?: boolean;
+                    /** @description decimal, at most 2 decimal places */
+                    deductiblePercent?: number | null;
+                    /** Format: uuid */
+                    correctedInvoiceId?: string | null;
+                    correctedRecordNumber?: string | null;
+                    /** @description decimal, at most 6 decimal places */
+                    exchangeRate?: number | null;
                 };
             };
         };
@@ -9122,6 +10060,11 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             vatRate: number | null;
+                            /** Format: uuid */
+                            vatID: string | null;
+                            vatCode: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -9141,6 +10084,34 @@ export interface operations {
                             base: number;
                             /** @description decimal, at most 2 decimal places */
                             vat: number;
+                        }[];
+                        /** Format: date */
+                        taxPoint: string;
+                        /** Format: date */
+                        dateReceived: string;
+                        deductionPeriod: string;
+                        simplified: boolean;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
+                        correctedRecordNumber: string | null;
+                        /** @description decimal, at most 6 decimal places */
+                        exchangeRate: number | null;
+                        inputVat: {
+                            /** Format: uuid */
+                            vatID: string;
+                            vatCode: string;
+                            kind: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            selfAssessed: boolean;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            deducted: number;
                         }[];
                         /** @enum {string} */
                         source: "manual" | "eInvoice";
@@ -9195,6 +10166,11 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             vatRate: number | null;
+                            /** Format: uuid */
+                            vatID: string | null;
+                            vatCode: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -9214,6 +10190,34 @@ export interface operations {
                             base: number;
                             /** @description decimal, at most 2 decimal places */
                             vat: number;
+                        }[];
+                        /** Format: date */
+                        taxPoint: string;
+                        /** Format: date */
+                        dateReceived: string;
+                        deductionPeriod: string;
+                        simplified: boolean;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
+                        correctedRecordNumber: string | null;
+                        /** @description decimal, at most 6 decimal places */
+                        exchangeRate: number | null;
+                        inputVat: {
+                            /** Format: uuid */
+                            vatID: string;
+                            vatCode: string;
+                            kind: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            selfAssessed: boolean;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            deducted: number;
                         }[];
                         /** @enum {string} */
                         source: "manual" | "eInvoice";
@@ -9406,6 +10410,17 @@ export interface operations {
                             sumVat: number;
                             /** @description decimal, at most 2 decimal places */
                             sumTotal: number;
+                            /** Format: date */
+                            taxPoint: string;
+                            /** Format: date */
+                            dateReceived: string;
+                            deductionPeriod: string;
+                            simplified: boolean;
+                            /** Format: uuid */
+                            correctedInvoiceId: string | null;
+                            correctedRecordNumber: string | null;
+                            /** @description decimal, at most 6 decimal places */
+                            exchangeRate: number | null;
                             /** @enum {string} */
                             source: "manual" | "eInvoice";
                             partnerName: string | null;
@@ -9453,6 +10468,11 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             vatRate: number | null;
+                            /** Format: uuid */
+                            vatID: string | null;
+                            vatCode: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -9472,6 +10492,34 @@ export interface operations {
                             base: number;
                             /** @description decimal, at most 2 decimal places */
                             vat: number;
+                        }[];
+                        /** Format: date */
+                        taxPoint: string;
+                        /** Format: date */
+                        dateReceived: string;
+                        deductionPeriod: string;
+                        simplified: boolean;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
+                        correctedRecordNumber: string | null;
+                        /** @description decimal, at most 6 decimal places */
+                        exchangeRate: number | null;
+                        inputVat: {
+                            /** Format: uuid */
+                            vatID: string;
+                            vatCode: string;
+                            kind: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            selfAssessed: boolean;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            deducted: number;
                         }[];
                         /** @enum {string} */
                         source: "manual" | "eInvoice";
@@ -9518,6 +10566,17 @@ export interface operations {
                             sumVat: number;
                             /** @description decimal, at most 2 decimal places */
                             sumTotal: number;
+                            /** Format: date */
+                            taxPoint: string;
+                            /** Format: date */
+                            dateReceived: string;
+                            deductionPeriod: string;
+                            simplified: boolean;
+                            /** Format: uuid */
+                            correctedInvoiceId: string | null;
+                            correctedRecordNumber: string | null;
+                            /** @description decimal, at most 6 decimal places */
+                            exchangeRate: number | null;
                             /** @enum {string} */
                             source: "manual" | "eInvoice";
                             partnerName: string | null;
@@ -9565,6 +10624,11 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             vatRate: number | null;
+                            /** Format: uuid */
+                            vatID: string | null;
+                            vatCode: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -9584,6 +10648,34 @@ export interface operations {
                             base: number;
                             /** @description decimal, at most 2 decimal places */
                             vat: number;
+                        }[];
+                        /** Format: date */
+                        taxPoint: string;
+                        /** Format: date */
+                        dateReceived: string;
+                        deductionPeriod: string;
+                        simplified: boolean;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
+                        correctedRecordNumber: string | null;
+                        /** @description decimal, at most 6 decimal places */
+                        exchangeRate: number | null;
+                        inputVat: {
+                            /** Format: uuid */
+                            vatID: string;
+                            vatCode: string;
+                            kind: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            selfAssessed: boolean;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            deducted: number;
                         }[];
                         /** @enum {string} */
                         source: "manual" | "eInvoice";
@@ -9781,6 +10873,11 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             vatRate: number | null;
+                            /** Format: uuid */
+                            vatID: string | null;
+                            vatCode: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -9800,6 +10897,34 @@ export interface operations {
                             base: number;
                             /** @description decimal, at most 2 decimal places */
                             vat: number;
+                        }[];
+                        /** Format: date */
+                        taxPoint: string;
+                        /** Format: date */
+                        dateReceived: string;
+                        deductionPeriod: string;
+                        simplified: boolean;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
+                        correctedRecordNumber: string | null;
+                        /** @description decimal, at most 6 decimal places */
+                        exchangeRate: number | null;
+                        inputVat: {
+                            /** Format: uuid */
+                            vatID: string;
+                            vatCode: string;
+                            kind: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            selfAssessed: boolean;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            deducted: number;
                         }[];
                         /** @enum {string} */
                         source: "manual" | "eInvoice";
@@ -9854,6 +10979,11 @@ export interface operations {
                             sum: number;
                             /** @description decimal, at most 2 decimal places */
                             vatRate: number | null;
+                            /** Format: uuid */
+                            vatID: string | null;
+                            vatCode: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
                         }[];
                         PeriodYear: string;
                         Period: string;
@@ -9873,6 +11003,34 @@ export interface operations {
                             base: number;
                             /** @description decimal, at most 2 decimal places */
                             vat: number;
+                        }[];
+                        /** Format: date */
+                        taxPoint: string;
+                        /** Format: date */
+                        dateReceived: string;
+                        deductionPeriod: string;
+                        simplified: boolean;
+                        /** Format: uuid */
+                        correctedInvoiceId: string | null;
+                        correctedRecordNumber: string | null;
+                        /** @description decimal, at most 6 decimal places */
+                        exchangeRate: number | null;
+                        inputVat: {
+                            /** Format: uuid */
+                            vatID: string;
+                            vatCode: string;
+                            kind: string;
+                            /** @description decimal, at most 2 decimal places */
+                            rate: number;
+                            selfAssessed: boolean;
+                            /** @description decimal, at most 2 decimal places */
+                            deductiblePercent: number;
+                            /** @description decimal, at most 2 decimal places */
+                            base: number;
+                            /** @description decimal, at most 2 decimal places */
+                            vat: number;
+                            /** @description decimal, at most 2 decimal places */
+                            deducted: number;
                         }[];
                         /** @enum {string} */
                         source: "manual" | "eInvoice";
@@ -10390,6 +11548,1413 @@ export interface operations {
                         documentsWaiting: number;
                         more: boolean;
                         checkedAt: string;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putTaxControlStatementsByPeriodManual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    d1?: {
+                        /** @description decimal, at most 2 decimal places */
+                        turnover?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base23?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat23?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base19?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat19?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base5?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat5?: number;
+                    } | null;
+                    d2?: {
+                        /** @description decimal, at most 2 decimal places */
+                        base23?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat23?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base19?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat19?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base5?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat5?: number;
+                    } | null;
+                };
+                "application/xml": {
+                    d1?: {
+                        /** @description decimal, at most 2 decimal places */
+                        turnover?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base23?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat23?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base19?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat19?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base5?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat5?: number;
+                    } | null;
+                    d2?: {
+                        /** @description decimal, at most 2 decimal places */
+                        base23?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat23?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base19?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat19?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        base5?: number;
+                        /** @description decimal, at most 2 decimal places */
+                        vat5?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        filings: number;
+                        changed: boolean;
+                        deadline: string;
+                        /** @enum {string} */
+                        form: "KVDPH_2025";
+                        sections: {
+                            A1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            A2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B31: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            } | null;
+                            B32: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            C1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            C2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            D1: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                            } | null;
+                            D2: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                            } | null;
+                        };
+                    };
+                    "application/xml": {
+                        period: string;
+                        filings: number;
+                        changed: boolean;
+                        deadline: string;
+                        /** @enum {string} */
+                        form: "KVDPH_2025";
+                        sections: {
+                            A1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            A2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            B31: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            } | null;
+                            B32: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            C1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            C2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description Z (ZR in C.1/C.2) */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: string;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: string | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                documentIds: string[];
+                            }[];
+                            D1: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                            } | null;
+                            D2: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaxControlStatementsByPeriodFilings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            form: "KVDPH" | "DPH";
+                            period: string;
+                            /** @enum {string} */
+                            kind: "R" | "O" | "D";
+                            seq: number;
+                            filedAt: string;
+                            sha256: string;
+                            xml?: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            form: "KVDPH" | "DPH";
+                            period: string;
+                            /** @enum {string} */
+                            kind: "R" | "O" | "D";
+                            seq: number;
+                            filedAt: string;
+                            sha256: string;
+                            xml?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postTaxControlStatementsByPeriodFilings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind?: "R" | "O" | "D";
+                };
+                "application/xml": {
+                    /** @enum {string} */
+                    kind?: "R" | "O" | "D";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        form: "KVDPH" | "DPH";
+                        period: string;
+                        /** @enum {string} */
+                        kind: "R" | "O" | "D";
+                        seq: number;
+                        filedAt: string;
+                        sha256: string;
+                        xml?: string;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        form: "KVDPH" | "DPH";
+                        period: string;
+                        /** @enum {string} */
+                        kind: "R" | "O" | "D";
+                        seq: number;
+                        filedAt: string;
+                        sha256: string;
+                        xml?: string;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaxVatReturnsByPeriodFilings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            form: "KVDPH" | "DPH";
+                            period: string;
+                            /** @enum {string} */
+                            kind: "R" | "O" | "D";
+                            seq: number;
+                            filedAt: string;
+                            sha256: string;
+                            xml?: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            form: "KVDPH" | "DPH";
+                            period: string;
+                            /** @enum {string} */
+                            kind: "R" | "O" | "D";
+                            seq: number;
+                            filedAt: string;
+                            sha256: string;
+                            xml?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postTaxVatReturnsByPeriodFilings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind?: "R" | "O" | "D";
+                };
+                "application/xml": {
+                    /** @enum {string} */
+                    kind?: "R" | "O" | "D";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        form: "KVDPH" | "DPH";
+                        period: string;
+                        /** @enum {string} */
+                        kind: "R" | "O" | "D";
+                        seq: number;
+                        filedAt: string;
+                        sha256: string;
+                        xml?: string;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        form: "KVDPH" | "DPH";
+                        period: string;
+                        /** @enum {string} */
+                        kind: "R" | "O" | "D";
+                        seq: number;
+                        filedAt: string;
+                        sha256: string;
+                        xml?: string;
                     };
                 };
             };
@@ -13500,7 +16065,8 @@ export interface operations {
                             /** Format: date */
                             validTo: string | null;
                             /** @enum {string} */
-                            kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                            kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                            reverseChargeLetter: string | null;
                             paragraphs: {
                                 /** Format: uuid */
                                 id: string;
@@ -13529,7 +16095,8 @@ export interface operations {
                             /** Format: date */
                             validTo: string | null;
                             /** @enum {string} */
-                            kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                            kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                            reverseChargeLetter: string | null;
                             paragraphs: {
                                 /** Format: uuid */
                                 id: string;
@@ -13686,7 +16253,8 @@ export interface operations {
                     /** Format: date */
                     validTo?: string | null;
                     /** @enum {string} */
-                    kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                    kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                    reverseChargeLetter?: string | null;
                     /** @default [] */
                     paragraphs?: {
                         code: string;
@@ -13708,7 +16276,8 @@ export interface operations {
                     /** Format: date */
                     validTo?: string | null;
                     /** @enum {string} */
-                    kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                    kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                    reverseChargeLetter?: string | null;
                     /** @default [] */
                     paragraphs?: {
                         code: string;
@@ -13741,7 +16310,8 @@ export interface operations {
                         /** Format: date */
                         validTo: string | null;
                         /** @enum {string} */
-                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                        reverseChargeLetter: string | null;
                         paragraphs: {
                             /** Format: uuid */
                             id: string;
@@ -13765,7 +16335,8 @@ export interface operations {
                         /** Format: date */
                         validTo: string | null;
                         /** @enum {string} */
-                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                        reverseChargeLetter: string | null;
                         paragraphs: {
                             /** Format: uuid */
                             id: string;
@@ -13928,7 +16499,8 @@ export interface operations {
                         /** Format: date */
                         validTo: string | null;
                         /** @enum {string} */
-                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                        reverseChargeLetter: string | null;
                         paragraphs: {
                             /** Format: uuid */
                             id: string;
@@ -13952,7 +16524,8 @@ export interface operations {
                         /** Format: date */
                         validTo: string | null;
                         /** @enum {string} */
-                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                        reverseChargeLetter: string | null;
                         paragraphs: {
                             /** Format: uuid */
                             id: string;
@@ -14107,7 +16680,8 @@ export interface operations {
                     /** Format: date */
                     validTo?: string | null;
                     /** @enum {string} */
-                    kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                    kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                    reverseChargeLetter?: string | null;
                     /** @default [] */
                     paragraphs?: {
                         code: string;
@@ -14129,7 +16703,8 @@ export interface operations {
                     /** Format: date */
                     validTo?: string | null;
                     /** @enum {string} */
-                    kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                    kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                    reverseChargeLetter?: string | null;
                     /** @default [] */
                     paragraphs?: {
                         code: string;
@@ -14162,7 +16737,8 @@ export interface operations {
                         /** Format: date */
                         validTo: string | null;
                         /** @enum {string} */
-                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                        reverseChargeLetter: string | null;
                         paragraphs: {
                             /** Format: uuid */
                             id: string;
@@ -14186,7 +16762,8 @@ export interface operations {
                         /** Format: date */
                         validTo: string | null;
                         /** @enum {string} */
-                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss";
+                        kind: "standard" | "reduced" | "zero" | "exempt" | "intraCommunity" | "export" | "oss" | "domesticReverseCharge" | "intraCommunityAcquisition" | "foreignServices" | "installation";
+                        reverseChargeLetter: string | null;
                         paragraphs: {
                             /** Format: uuid */
                             id: string;
@@ -21287,6 +23864,8 @@ export interface operations {
                         } | null;
                         ossRegistered: boolean;
                         currency: string;
+                        /** @enum {string} */
+                        vatPeriod: "month" | "quarter";
                         timeZone: string;
                     };
                     "application/xml": {
@@ -21312,6 +23891,8 @@ export interface operations {
                         } | null;
                         ossRegistered: boolean;
                         currency: string;
+                        /** @enum {string} */
+                        vatPeriod: "month" | "quarter";
                         timeZone: string;
                     };
                 };
@@ -21464,6 +24045,11 @@ export interface operations {
                     ossRegistered?: boolean;
                     /** @default EUR */
                     currency?: string;
+                    /**
+                     * @default month
+                     * @enum {string}
+                     */
+                    vatPeriod?: "month" | "quarter";
                     /** @default Europe/Bratislava */
                     timeZone?: string;
                 };
@@ -21486,6 +24072,11 @@ export interface operations {
                     ossRegistered?: boolean;
                     /** @default EUR */
                     currency?: string;
+                    /**
+                     * @default month
+                     * @enum {string}
+                     */
+                    vatPeriod?: "month" | "quarter";
                     /** @default Europe/Bratislava */
                     timeZone?: string;
                 };
@@ -21521,6 +24112,8 @@ export interface operations {
                         } | null;
                         ossRegistered: boolean;
                         currency: string;
+                        /** @enum {string} */
+                        vatPeriod: "month" | "quarter";
                         timeZone: string;
                     };
                     "application/xml": {
@@ -21546,6 +24139,8 @@ export interface operations {
                         } | null;
                         ossRegistered: boolean;
                         currency: string;
+                        /** @enum {string} */
+                        vatPeriod: "month" | "quarter";
                         timeZone: string;
                     };
                 };

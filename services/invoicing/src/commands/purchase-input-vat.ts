@@ -5,7 +5,11 @@
  */
 import type { InputVatLine, PurchaseInvoice, PurchaseInvoiceInput } from '@bm/contracts';
 import { ErrorCode, type FieldError, unprocessable } from '@bm/errors';
-import { dec, fmt, round2 } from '@bm/money';
+import { type DecLike, dec, round2 } from '@bm/money';
+
+/** An amount with exactly 2 decimals (EUR). */
+const m2 = (v: DecLike): string => dec(v).toFixed(2);
+
 import type { EntityManager } from '@bm/service-kit';
 import {
   deductionPeriodOf,
@@ -93,7 +97,7 @@ function asStated(lines: InputVatLine[], stated: PurchaseInvoice['vatSummary']):
     const s = stated.find((v) => v.category === 'S' && dec(v.rate).eq(dec(l.rate)));
     if (l.selfAssessed || same.length !== 1 || !s) return l;
     const vat = dec(s.vat);
-    return { ...l, vat: fmt(vat), deducted: fmt(round2(vat.times(dec(l.deductiblePercent)).div(100))) };
+    return { ...l, vat: m2(vat), deducted: m2(round2(vat.times(dec(l.deductiblePercent)).div(100))) };
   });
 }
 

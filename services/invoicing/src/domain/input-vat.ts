@@ -10,7 +10,11 @@
  * - The deduction falls in the period of the later of the tax point and the receipt (§51(1)).
  */
 import type { InputVatLine } from '@bm/contracts';
-import { dec, fmt, round2, sum } from '@bm/money';
+import { type DecLike, dec, round2, sum } from '@bm/money';
+
+/** An amount with exactly 2 decimals (EUR). */
+const m2 = (v: DecLike): string => dec(v).toFixed(2);
+
 import { type VatCodeDef, VatRefusal } from './vat-selection.js';
 
 /** The input kinds whose VAT the buyer computes and owes (issue #37). */
@@ -140,9 +144,9 @@ export function inputVatLines(rows: readonly InputVatRow[]): InputVatLine[] {
       rate: dec(code.rate).toFixed(2),
       selfAssessed: SELF_ASSESSED_KINDS.has(code.kind),
       deductiblePercent: pct,
-      base: fmt(base),
-      vat: fmt(vat),
-      deducted: fmt(round2(vat.times(dec(pct)).div(100))),
+      base: m2(base),
+      vat: m2(vat),
+      deducted: m2(round2(vat.times(dec(pct)).div(100))),
     };
   });
 }
@@ -152,4 +156,4 @@ export const deductionPeriodOf = (taxPoint: string, dateReceived: string): strin
   (taxPoint > dateReceived ? taxPoint : dateReceived).slice(0, 7);
 
 /** A row amount in EUR from one in another currency at `rate` units per EUR (§26(1)): round(sum / rate, 2). */
-export const toEur = (amount: string, rate: string): string => fmt(round2(dec(amount).div(dec(rate))));
+export const toEur = (amount: string, rate: string): string => m2(round2(dec(amount).div(dec(rate))));

@@ -6,7 +6,11 @@
  * VAT as deducted in full.
  */
 import type { InputVatLine } from '@bm/contracts';
-import { dec, fmt, sum } from '@bm/money';
+import { type DecLike, dec, sum } from '@bm/money';
+
+/** An amount with exactly 2 decimals (EUR). */
+const m2 = (v: DecLike): string => dec(v).toFixed(2);
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PurchaseDoc, SalesDoc } from './classify.js';
 
@@ -92,7 +96,7 @@ export async function readPurchases(
       taxPoint: i.taxPoint,
       supplierVatNumber: i.supplier || null,
       simplified: !!i.simplified,
-      total: fmt(dec(i.localSum).plus(sum(inputVat.filter((l) => !l.selfAssessed).map((l) => l.vat)))),
+      total: m2(dec(i.localSum).plus(sum(inputVat.filter((l) => !l.selfAssessed).map((l) => l.vat)))),
       creditNote: dec(i.localSum).isNegative(),
       correctedNumber: i.corrected ?? null,
       inputVat,

@@ -3,7 +3,11 @@
  * entries (classify.ts): the lines of A.1 … D.2 as the instructions define them, in EUR with 2 decimals, rates
  * as whole percent. Pure. Field names in English; the XML attribute each one becomes is in its comment.
  */
-import { dec, fmt, sum } from '@bm/money';
+import { type DecLike, dec, sum } from '@bm/money';
+
+/** An amount with exactly 2 decimals (EUR). */
+const m2 = (v: DecLike): string => dec(v).toFixed(2);
+
 import type { Entry } from './classify.js';
 
 /**
@@ -81,7 +85,7 @@ export interface ControlStatementBody {
 }
 
 const whole = (rate: string) => dec(rate).toFixed(0);
-const f2 = (v: string) => fmt(dec(v));
+const f2 = (v: string) => m2(dec(v));
 /** The document number as the form takes it: `\S{1,32}`. */
 export const formNumber = (n: string) => n.replace(/\s+/g, '').slice(0, 32);
 
@@ -91,7 +95,7 @@ function grouped(entries: Entry[], key: (e: Entry) => string): Entry[][] {
   for (const e of entries) m.set(key(e), [...(m.get(key(e)) ?? []), e]);
   return [...m.values()];
 }
-const total = (es: Entry[], f: 'base' | 'vat' | 'deducted') => fmt(sum(es.map((e) => e[f])));
+const total = (es: Entry[], f: 'base' | 'vat' | 'deducted') => m2(sum(es.map((e) => e[f])));
 const ids = (es: Entry[]) => [...new Set(es.map((e) => e.documentId))];
 
 function perRate(entries: Entry[], partnerless = false): StatementLine[] {
@@ -124,7 +128,7 @@ function goodsLines(entries: Entry[]): StatementLine[] {
       ...(es[0].section === 'C1' ? { vat: '0.00' } : {}),
       commodityCode: rule?.tk ? (g.commodityCode?.slice(0, 4) ?? null) : null,
       goodsKind: rule?.td ?? null,
-      quantity: rule ? fmt(sum(es.map((e) => e.goods!.quantity))) : null,
+      quantity: rule ? m2(sum(es.map((e) => e.goods!.quantity))) : null,
       unit: rule ? g.unit : null,
       documentIds: ids(es),
     };
@@ -137,10 +141,10 @@ function dSummary(entries: Entry[], manual: ManualFigures['d2'], turnover?: stri
   if (!entries.length && !manual && turnover === undefined) return null;
   return {
     ...(turnover !== undefined ? { turnover: f2(turnover) } : {}),
-    base: fmt(sum([...at('23', 'base'), m.base23])),
-    vat: fmt(sum([...at('23', 'vat'), m.vat23])),
-    baseReduced: fmt(sum([...at('19', 'base'), ...at('5', 'base'), m.base19, m.base5])),
-    vatReduced: fmt(sum([...at('19', 'vat'), ...at('5', 'vat'), m.vat19, m.vat5])),
+    base: m2(sum([...at('23', 'base'), m.base23])),
+    vat: m2(sum([...at('23', 'vat'), m.vat23])),
+    baseReduced: m2(sum([...at('19', 'base'), ...at('5', 'base'), m.base19, m.base5])),
+    vatReduced: m2(sum([...at('19', 'vat'), ...at('5', 'vat'), m.vat19, m.vat5])),
   };
 }
 

@@ -4,7 +4,11 @@
  * figures, the filed one with opposite signs and the new one; a filed line that no longer exists, with
  * opposite signs; the summed parts (B.3.1, D.1, D.2) as the difference. Pure.
  */
-import { dec, fmt } from '@bm/money';
+import { type DecLike, dec } from '@bm/money';
+
+/** An amount with exactly 2 decimals (EUR). */
+const m2 = (v: DecLike): string => dec(v).toFixed(2);
+
 import type { ControlStatementBody, DSummary, StatementLine } from './control-statement.js';
 
 const LISTED = ['A1', 'A2', 'B1', 'B2', 'B32', 'C1', 'C2'] as const;
@@ -18,7 +22,7 @@ const same = (a: StatementLine, b: StatementLine) =>
   AMOUNTS.every((k) => (a[k] ?? null) === (b[k] ?? null)) && a.taxPoint === b.taxPoint;
 const negated = (l: StatementLine): StatementLine => {
   const out = { ...l };
-  for (const k of AMOUNTS) if (out[k] != null) out[k] = fmt(dec(out[k]!).neg());
+  for (const k of AMOUNTS) if (out[k] != null) out[k] = m2(dec(out[k]!).neg());
   return out;
 };
 
@@ -45,7 +49,7 @@ function sumDiff<T extends DSummary | StatementLine>(now: T | null, filed: T | n
   for (const k of keys) {
     const d = dec((now as any)?.[k] ?? 0).minus(dec((filed as any)?.[k] ?? 0));
     if (!d.isZero()) changed = true;
-    out[k] = fmt(d);
+    out[k] = m2(d);
   }
   return changed ? (out as T) : null;
 }

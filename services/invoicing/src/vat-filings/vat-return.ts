@@ -9,7 +9,11 @@
  * supplies (§25: C.1); r28 correction of deducted VAT (§53: C.2, positive when a deduction shrinks); r32 own
  * tax liability, r33 excess deduction (§79), r35 to pay. Pure.
  */
-import { type Dec, dec, fmt, sum } from '@bm/money';
+import { type Dec, type DecLike, dec, sum } from '@bm/money';
+
+/** An amount with exactly 2 decimals (EUR). */
+const m2 = (v: DecLike): string => dec(v).toFixed(2);
+
 import type { Entry } from './classify.js';
 import type { ManualFigures } from './control-statement.js';
 
@@ -128,6 +132,6 @@ export function vatReturn(entries: Entry[], manual: ManualFigures): Record<strin
   else acc.set('r33', due.neg());
   acc.set('r35', due.gte(0) ? due : dec(0));
   return Object.fromEntries(
-    RETURN_ROWS.filter((r) => acc.has(r) && !acc.get(r)!.isZero()).map((r) => [r, fmt(acc.get(r)!)]),
+    RETURN_ROWS.filter((r) => acc.has(r) && !acc.get(r)!.isZero()).map((r) => [r, m2(acc.get(r)!)]),
   );
 }
