@@ -15,6 +15,8 @@ import * as inbox from './invoicing/inbox.contract.js';
 import * as invoices from './invoicing/invoices.contract.js';
 import * as invoicingLookups from './invoicing/lookups.contract.js';
 import * as invoicingMasterData from './invoicing/master-data.contract.js';
+import * as purchaseInvoices from './invoicing/purchase-invoices.contract.js';
+import * as vatFilings from './invoicing/vat-filings.contract.js';
 import * as printouts from './reporting/printout.contract.js';
 import * as reports from './reporting/reports.contract.js';
 import * as warehouseDocuments from './warehouse/documents.contract.js';
@@ -30,6 +32,8 @@ const modules = [
   invoices,
   invoicingLookups,
   invoicingMasterData,
+  purchaseInvoices,
+  vatFilings,
   printouts,
   reports,
   warehouseDocuments,

@@ -83,7 +83,7 @@ export async function createPurchaseInvoice(
           ? [
               {
                 path: `rows.${i}.localSum`,
-                message: `required: the invoice is in ${currency}, the company books in ${profile.currency} (or give exchangeRate)`,
+                message: `required: the invoice is in ${currency}, the company books in ${profile.currency}`,
               },
             ]
           : [],
@@ -96,7 +96,6 @@ export async function createPurchaseInvoice(
     { ...input, currency1: currency },
     sums,
     localSums,
-    errors,
     received?.vatSummary,
   );
   await checkCorrected(em, input.correctedInvoiceId);

@@ -4,7 +4,7 @@
  * (domain/input-vat.ts), the tax point, receipt and deduction period (§51), and the correction reference.
  */
 import type { InputVatLine, PurchaseInvoice, PurchaseInvoiceInput } from '@bm/contracts';
-import { ErrorCode, type FieldError, unprocessable } from '@bm/errors';
+import { ErrorCode, unprocessable } from '@bm/errors';
 import { type DecLike, dec, round2 } from '@bm/money';
 
 /** An amount with exactly 2 decimals (EUR). */
@@ -36,7 +36,7 @@ export interface PurchaseVatFacts {
  * null where the currency differs and none was given). `received`: the VAT breakdown an e-invoice states
  * (its domestic VAT is kept as stated; a rate without an input code claims nothing rather than refusing
  * a document already received).
- * @throws 400 ValidationFailed (`errors` collects a missing localSum without exchangeRate); 422 VatCodeNotValid
+ * @throws 422 VatCodeNotValid (a missing localSum without exchangeRate the create refused before)
  */
 export async function decidePurchaseVat(
   em: EntityManager,
@@ -44,7 +44,6 @@ export async function decidePurchaseVat(
   input: PurchaseInvoiceInput,
   sums: string[],
   localSums: (string | null)[],
-  errors: FieldError[],
   received?: PurchaseInvoice['vatSummary'],
 ): Promise<PurchaseVatFacts> {
   const taxPoint = input.dateDelivery ?? input.dateCreated;
@@ -52,15 +51,8 @@ export async function decidePurchaseVat(
   const codes = await inputCodes(em);
   const rowsIn = input.rows ?? [];
   const rows = rowsIn.map((r, i) => {
-    let localSum = localSums[i];
-    if (localSum === null) {
-      if (input.exchangeRate) localSum = toEur(sums[i], input.exchangeRate);
-      else
-        errors.push({
-          path: `rows.${i}.localSum`,
-          message: `required: the invoice is in ${input.currency1}; give localSum (EUR) or exchangeRate`,
-        });
-    }
+    // The create refused a missing localSum without exchangeRate already.
+    const localSum = localSums[i] ?? (input.exchangeRate ? toEur(sums[i], input.exchangeRate) : null);
     let code: VatCodeDef | null;
     try {
       code = selectInputCode(codes, home, taxPoint, r, `rows.${i}.`);

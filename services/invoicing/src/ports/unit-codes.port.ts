@@ -3,21 +3,27 @@ import { resolveCatalog } from '@bm/contracts';
 import { type RequestContext, request } from '@bm/messaging';
 import type { ServiceKit } from '@bm/service-kit';
 
-/** UN/ECE Rec 20/21 code by unit id (units without one are absent). */
-export async function uneceCodes(
-  kit: ServiceKit,
-  ctx: RequestContext,
-  unitIds: string[],
-): Promise<Map<string, string>> {
+/** The units of `unitIds` from the warehouse's catalogue (one request). */
+async function unitsOf(kit: ServiceKit, ctx: RequestContext, unitIds: string[]) {
   const ids = [...new Set(unitIds)];
-  if (!ids.length) return new Map();
+  if (!ids.length) return [];
   const cat = await request(
     kit.nc,
     resolveCatalog,
     { itemIds: [], itemCodes: [], unitIds: ids, unitCodes: [] },
     ctx,
   );
-  return new Map(cat.units.filter((u) => u.uneceCode).map((u) => [u.id, u.uneceCode!]));
+  return cat.units;
+}
+
+/** UN/ECE Rec 20/21 code by unit id (units without one are absent). */
+export async function uneceCodes(
+  kit: ServiceKit,
+  ctx: RequestContext,
+  unitIds: string[],
+): Promise<Map<string, string>> {
+  const units = await unitsOf(kit, ctx, unitIds);
+  return new Map(units.filter((u) => u.uneceCode).map((u) => [u.id, u.uneceCode!]));
 }
 
 /** The unit codes (`kg`, `ks`, …) by unit id, as the control statement's MJ wants them (issue #37). */
@@ -26,13 +32,5 @@ export async function unitCodesById(
   ctx: RequestContext,
   unitIds: string[],
 ): Promise<Map<string, string>> {
-  const ids = [...new Set(unitIds)];
-  if (!ids.length) return new Map();
-  const cat = await request(
-    kit.nc,
-    resolveCatalog,
-    { itemIds: [], itemCodes: [], unitIds: ids, unitCodes: [] },
-    ctx,
-  );
-  return new Map(cat.units.map((u) => [u.id, u.code]));
+  return new Map((await unitsOf(kit, ctx, unitIds)).map((u) => [u.id, u.code]));
 }
