@@ -96,8 +96,13 @@ describe('documents become purchase invoices', () => {
         itemsAmount: 25,
         price: 500,
         sum: 12500,
-        vatRate: 0,
+        // Reverse charge (AE) from a foreign supplier: the buyer self-assesses (issue #37, §69(3)).
+        vatRate: null,
+        vatCode: 'I-SK23-SV',
       }),
+    ]);
+    expect(inv.inputVat.map((l: any) => [l.vatCode, l.kind, l.rate, l.selfAssessed])).toEqual([
+      ['I-SK23-SV', 'foreignServices', 23, true],
     ]);
     const partner = ok(await demo.get(`/1.6/partners/${inv.partnerId}`));
     expect(partner).toMatchObject({

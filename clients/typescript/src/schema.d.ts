@@ -3274,12 +3274,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -3287,7 +3287,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -3301,12 +3301,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -3314,7 +3314,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -3328,12 +3328,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -3341,7 +3341,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -3355,12 +3355,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -3368,7 +3368,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -3382,12 +3382,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -3395,7 +3395,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -3409,12 +3409,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -3422,7 +3422,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -3436,12 +3436,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -3449,7 +3449,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -3463,12 +3463,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -3476,7 +3476,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -3506,7 +3506,7 @@ export interface operations {
                                 vatReduced: number;
                             } | null;
                         };
-                        xml: string;
+                        xml?: string;
                     };
                     "application/xml": string;
                 };
@@ -3659,7 +3659,7 @@ export interface operations {
                         rows: {
                             [key: string]: number;
                         };
-                        xml: string;
+                        xml?: string;
                     };
                     "application/xml": string;
                 };
@@ -11773,12 +11773,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -11786,7 +11786,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -11800,12 +11800,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -11813,7 +11813,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -11827,12 +11827,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -11840,7 +11840,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -11854,12 +11854,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -11867,7 +11867,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -11881,12 +11881,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -11894,7 +11894,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -11908,12 +11908,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -11921,7 +11921,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -11935,12 +11935,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -11948,7 +11948,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -11962,12 +11962,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -11975,7 +11975,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -12023,12 +12023,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -12036,7 +12036,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -12050,12 +12050,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -12063,7 +12063,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -12077,12 +12077,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -12090,7 +12090,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -12104,12 +12104,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -12117,7 +12117,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -12131,12 +12131,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -12144,7 +12144,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -12158,12 +12158,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -12171,7 +12171,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -12185,12 +12185,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -12198,7 +12198,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -12212,12 +12212,12 @@ export interface operations {
                                 originalNumber?: string | null;
                                 /** @description Den */
                                 taxPoint?: string;
-                                /** @description Z (ZR in C.1/C.2) */
+                                /** @description decimal, at most 2 decimal places */
                                 base: number;
                                 /** @description D (DR) */
                                 vat?: number;
                                 /** @description S */
-                                rate?: string;
+                                rate?: number;
                                 /** @description O (OR) */
                                 deducted?: number;
                                 /** @description TK */
@@ -12225,7 +12225,7 @@ export interface operations {
                                 /** @description TD */
                                 goodsKind?: string | null;
                                 /** @description Mn */
-                                quantity?: string | null;
+                                quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
                                 documentIds: string[];
@@ -13847,6 +13847,7 @@ export interface operations {
                             /** @enum {string} */
                             kind: "stock" | "service";
                             hasLotNumbers: boolean;
+                            commodityCode: string | null;
                         }[];
                     };
                     "application/xml": {
@@ -13868,6 +13869,7 @@ export interface operations {
                             /** @enum {string} */
                             kind: "stock" | "service";
                             hasLotNumbers: boolean;
+                            commodityCode: string | null;
                         }[];
                     };
                 };
@@ -14021,6 +14023,7 @@ export interface operations {
                     kind?: "stock" | "service";
                     /** @default false */
                     hasLotNumbers?: boolean;
+                    commodityCode?: string | null;
                 };
                 "application/xml": {
                     code: string;
@@ -14039,6 +14042,7 @@ export interface operations {
                     kind?: "stock" | "service";
                     /** @default false */
                     hasLotNumbers?: boolean;
+                    commodityCode?: string | null;
                 };
             };
         };
@@ -14064,6 +14068,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "stock" | "service";
                         hasLotNumbers: boolean;
+                        commodityCode: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -14080,6 +14085,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "stock" | "service";
                         hasLotNumbers: boolean;
+                        commodityCode: string | null;
                     };
                 };
             };
@@ -14235,6 +14241,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "stock" | "service";
                         hasLotNumbers: boolean;
+                        commodityCode: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -14251,6 +14258,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "stock" | "service";
                         hasLotNumbers: boolean;
+                        commodityCode: string | null;
                     };
                 };
             };
@@ -14402,6 +14410,7 @@ export interface operations {
                     kind?: "stock" | "service";
                     /** @default false */
                     hasLotNumbers?: boolean;
+                    commodityCode?: string | null;
                 };
                 "application/xml": {
                     code: string;
@@ -14420,6 +14429,7 @@ export interface operations {
                     kind?: "stock" | "service";
                     /** @default false */
                     hasLotNumbers?: boolean;
+                    commodityCode?: string | null;
                 };
             };
         };
@@ -14445,6 +14455,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "stock" | "service";
                         hasLotNumbers: boolean;
+                        commodityCode: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -14461,6 +14472,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "stock" | "service";
                         hasLotNumbers: boolean;
+                        commodityCode: string | null;
                     };
                 };
             };

@@ -51,6 +51,19 @@ function compile(schema: AnySchema): Writer {
       return `${out}]`;
     };
   }
+  if (k === 'record') {
+    let value: Writer | undefined;
+    return (v) => {
+      if (!v || typeof v !== 'object' || Array.isArray(v) || v instanceof Uint8Array) return generic(s, v);
+      value ??= writerOf(s._zod.def.valueType);
+      let out = '{';
+      for (const name of Object.keys(v)) {
+        const text = value((v as Record<string, unknown>)[name]);
+        if (text !== undefined) out += `${out.length > 1 ? ',' : ''}${JSON.stringify(name)}:${text}`;
+      }
+      return `${out}}`;
+    };
+  }
   if (k === 'object') {
     const shape = shapeOf(s);
     let fields: Map<string, { key: string; write: Writer }> | undefined;
@@ -101,10 +114,11 @@ function generic(schema: AnySchema | undefined, value: unknown): string | undefi
     return `[${value.map((v) => generic(el, v) ?? 'null').join(',')}]`;
   }
   const shape = shapeOf(s);
+  const every: AnySchema | undefined = kind(s) === 'record' ? s!._zod.def.valueType : undefined;
   let out = '{';
   for (const k of Object.keys(value)) {
     const text = generic(
-      Object.hasOwn(shape, k) ? shape[k] : undefined,
+      every ?? (Object.hasOwn(shape, k) ? shape[k] : undefined),
       (value as Record<string, unknown>)[k],
     );
     if (text !== undefined) out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${text}`;

@@ -1,6 +1,7 @@
 import { Amount, DateOnly, Decimal4, z } from '@bm/contracts';
 import type { FieldError } from '@bm/errors';
 import { describe, expect, it } from 'vitest';
+import { renderJson } from './render-json.js';
 import { businessDate, canonicalDecimal, normalizeInput, renderOutput } from './schema-walk.js';
 
 const Row = z.object({
@@ -104,6 +105,14 @@ describe('renderOutput', () => {
       'json',
     );
     expect(JSON.stringify(out)).toBe('{"id":"x","total":10.5,"rows":[{"itemId":"i","costPrice":0.1}]}');
+  });
+
+  it('writes the decimal values of a record as numbers (the VAT return rows, issue #37)', () => {
+    const Rows = z.object({ rows: z.record(z.string(), Amount()) });
+    const value = { rows: { r01: '300.00', r33: '-294.80' } };
+    const expected = '{"rows":{"r01":300,"r33":-294.8}}';
+    expect(JSON.stringify(renderOutput(Rows as any, value, 'json'))).toBe(expected);
+    expect(renderJson(Rows as any, value)).toBe(expected);
   });
 
   it.each([

@@ -261,12 +261,14 @@ export function renderOutput(schema: AnySchema | undefined, value: unknown, form
   }
   if (value instanceof Uint8Array) return value;
   const shape = shapeOf(s);
+  // A record (`z.record(key, value)`): every field has the value schema.
+  const every: AnySchema | undefined = kind(s) === 'record' ? s!._zod.def.valueType : undefined;
   // No prototype: a key `__proto__` (an own field after JSON.parse) stays a field, not a prototype.
   const out: Record<string, unknown> = Object.create(null);
   // Own fields only: a reply key such as `valueOf` is not a field of the schema.
   for (const k of Object.keys(value))
     out[k] = renderOutput(
-      Object.hasOwn(shape, k) ? shape[k] : undefined,
+      every ?? (Object.hasOwn(shape, k) ? shape[k] : undefined),
       (value as Record<string, unknown>)[k],
       format,
     );

@@ -83,6 +83,7 @@ export class IdentityService {
       ossRegistered: input.ossRegistered,
       currency: input.currency,
       timeZone: input.timeZone,
+      vatPeriod: input.vatPeriod,
       iban: input.iban ?? null,
       taxNumber: input.taxNumber ?? null,
       street: input.street ?? null,

@@ -49,8 +49,7 @@ export const taxOperations: Operation[] = [
     body: { schema: ManualFiguresInput },
     reply: ControlStatement.omit({ xml: true }),
     xmlRoot: 'ControlStatement',
-    run: ({ params, body }, call) =>
-      call(putManualFigures, { period: params.period, data: body }).then(({ xml: _x, ...s }) => s),
+    run: ({ params, body }, call) => call(putManualFigures, { period: params.period, data: body }),
   },
   ...(['control-statements', 'vat-returns'] as const).flatMap((kind): Operation[] => [
     {
@@ -138,17 +137,16 @@ export function registerTaxRoutes(
       },
     } as any);
     app.get(`/1.6/tax/${f.path}/:period`, authenticate, async (c) => {
+      const xml = wantsXml(c.req.header('accept'));
       const r: any = await request(
         deps.nc,
         f.contract,
-        { period: c.req.param('period') ?? '' },
+        { period: c.req.param('period') ?? '', xml },
         messageContext(c),
         { timeoutMs: deps.timeoutMs },
       );
-      if (wantsXml(c.req.header('accept')))
-        return c.body(r.xml, 200, { 'Content-Type': 'application/xml; charset=utf-8' });
-      const { xml: _x, ...json } = r;
-      return render(c, 200, f.root, f.reply, json, 'json');
+      if (xml) return c.body(r.xml, 200, { 'Content-Type': 'application/xml; charset=utf-8' });
+      return render(c, 200, f.root, f.reply, r, 'json');
     });
   }
   app.openAPIRegistry.registerPath({

@@ -77,6 +77,8 @@ export const CompanyProfile = z.object({
   address: z.string().nullable().optional(),
   ossRegistered: Bool().default(false),
   currency: z.string().length(3).default('EUR'),
+  /** Issue #37: the VAT filing period (`CompanyInput.vatPeriod`). */
+  vatPeriod: z.enum(['month', 'quarter']).default('month'),
   timeZone: z.string().default('Europe/Bratislava'),
   iban: z.string().nullable().optional(),
   /** Issue #21: DIČ, structured address, register line, contact and Peppol id (see `CompanyInput`). */

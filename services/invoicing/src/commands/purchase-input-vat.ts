@@ -16,6 +16,8 @@ import {
   inputVatLines,
   SELF_ASSESSED_KINDS,
   selectInputCode,
+  selfAssessedKindOf,
+  standardSelfAssessedCode,
   toEur,
 } from '../domain/input-vat.js';
 import { type VatCodeDef, VatRefusal } from '../domain/vat-selection.js';
@@ -96,3 +98,25 @@ function asStated(lines: InputVatLine[], stated: PurchaseInvoice['vatSummary']):
 /** The rate a row's stated VAT is at: its `vatRate`, else that of a code the supplier charges (not self-assessed). */
 export const statedRate = (vatRate: string | null | undefined, code: VatCodeDef | null): string | null =>
   vatRate ?? (code && !SELF_ASSESSED_KINDS.has(code.kind) ? code.rate : null);
+
+/**
+ * The rows of a received e-invoice with their self-assessment (issue #37): a row of category AE or K gets
+ * the input code of its kind at the home standard rate (domain/input-vat.ts `selfAssessedKindOf`) and no
+ * `vatRate` of its own (the supplier charged none); other rows are left as mapped.
+ */
+export async function selfAssessReceived<R extends { vatRate: string | null }>(
+  em: EntityManager,
+  home: string,
+  sellerCountry: string | null,
+  taxPoint: string,
+  rows: R[],
+  categories: string[],
+): Promise<(R & { vatCode?: string })[]> {
+  const kinds = categories.map((c) => selfAssessedKindOf(c, sellerCountry, home));
+  if (!kinds.some(Boolean)) return rows;
+  const codes = await inputCodes(em);
+  return rows.map((r, i) => {
+    const code = kinds[i] && standardSelfAssessedCode(codes, home, kinds[i]!, taxPoint);
+    return code ? { ...r, vatRate: null, vatCode: code.code } : r;
+  });
+}

@@ -29,6 +29,7 @@ import { readUbl, UblReadError } from '../domain/e-invoice/ubl-read.js';
 import { sha256Hex } from '../store/e-invoice.store.js';
 import { createPartnerOnce, findPartnerId } from '../store/partner.store.js';
 import { createPurchaseInvoice } from './create-purchase-invoice.js';
+import { selfAssessReceived } from './purchase-input-vat.js';
 import { notValid } from './sales-e-invoice.js';
 
 /** Field names of a received document's findings: its BT ids (the sender fixes them, not this user). */
@@ -117,6 +118,14 @@ export async function receivePurchaseEInvoice(
     from?.receivedOn ?? todayIn(ctx.timeZone ?? profile.timeZone),
   );
   const sha256 = sha256Hex(bytes);
+  const rows = await selfAssessReceived(
+    ctx.em,
+    profile.country,
+    doc.seller.country,
+    data.dateDelivery ?? data.dateCreated,
+    data.rows,
+    data.categories,
+  );
   const partnerId = await supplierPartner(ctx, doc.seller);
   return createPurchaseInvoice(
     deps,
@@ -132,7 +141,7 @@ export async function receivePurchaseEInvoice(
       dateAccounting: data.dateAccounting,
       dateDelivery: data.dateDelivery,
       currency1: data.currency1,
-      rows: data.rows,
+      rows,
     },
     {
       vatSummary: data.vatSummary,

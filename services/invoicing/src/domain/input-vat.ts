@@ -157,3 +157,39 @@ export const deductionPeriodOf = (taxPoint: string, dateReceived: string): strin
 
 /** A row amount in EUR from one in another currency at `rate` units per EUR (§26(1)): round(sum / rate, 2). */
 export const toEur = (amount: string, rate: string): string => m2(round2(dec(amount).div(dec(rate))));
+
+/**
+ * The self-assessed kind a received e-invoice's VAT category calls for (issue #37; EN 16931 UNCL5305): `AE`
+ * reverse charge from a supplier in the buyer's country → domestic reverse charge (§69(12)), from abroad →
+ * a foreign supplier's service (§69(3)); `K` intra-community supply → the buyer's intra-community
+ * acquisition (§11). Any other category: none (the supplier's VAT is claimed as stated).
+ */
+export function selfAssessedKindOf(
+  category: string,
+  sellerCountry: string | null,
+  home: string,
+): 'domesticReverseCharge' | 'foreignServices' | 'intraCommunityAcquisition' | null {
+  if (category === 'K') return 'intraCommunityAcquisition';
+  if (category !== 'AE') return null;
+  return !sellerCountry || sellerCountry === home ? 'domesticReverseCharge' : 'foreignServices';
+}
+
+/**
+ * The input code of `kind` at the home country's standard rate (the highest of its codes of that kind valid
+ * on `taxPoint`), what a received e-invoice without a rate of its own is self-assessed at (the buyer may
+ * change the row's code by a PUT); null when the company has none.
+ */
+export function standardSelfAssessedCode(
+  codes: readonly VatCodeDef[],
+  home: string,
+  kind: string,
+  taxPoint: string,
+): VatCodeDef | null {
+  const fit = codes.filter(
+    (c) => c.type === 'I' && c.country === home && c.kind === kind && validOn(c, taxPoint),
+  );
+  return fit.reduce<VatCodeDef | null>(
+    (best, c) => (!best || dec(c.rate).gt(dec(best.rate)) ? c : best),
+    null,
+  );
+}

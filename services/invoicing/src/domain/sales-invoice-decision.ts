@@ -27,7 +27,13 @@ export interface InvoiceReferences {
   ordner: { id: string };
   warehouseId: string | null;
   catalog: {
-    item: { id: string; code: string | null; name: string | null; kind: string } | null;
+    item: {
+      id: string;
+      code: string | null;
+      name: string | null;
+      kind: string;
+      commodityCode?: string | null;
+    } | null;
     unitId: string | null;
   }[];
   partner: {
@@ -120,7 +126,7 @@ export function decideSalesInvoice(
       vatCode: rowCodes[i].code.code,
       vatRate: rowCodes[i].code.rate,
       vatParagraphId: rowCodes[i].paragraph,
-      commodityCode: row.commodityCode ?? null,
+      commodityCode: row.commodityCode ?? item?.commodityCode ?? null,
       sumBase: calc.rows[i].sumBase,
       sumVat: calc.rows[i].sumVat,
       sumTotal: calc.rows[i].sumTotal,

@@ -63,6 +63,7 @@ export function registerProvision(kit: ServiceKit): void {
         peppolId: profile.peppolId ?? null,
         ossRegistered: profile.ossRegistered,
         currency: profile.currency,
+        vatPeriod: profile.vatPeriod,
         timeZone: profile.timeZone,
         defaultDueDays: 14,
       });

@@ -4,8 +4,9 @@
  *
  * Sales by their tax point: domestic VAT to a buyer with an IČ DPH → A.1 (one line per invoice and rate), to
  * a buyer without one → D.2 (summed); domestic reverse charge §69(12) → A.2 (one line per invoice and goods);
- * credit notes of either kind → C.1 against the invoice they correct; intra-community supplies, exports and
- * OSS sales are not in the statement (the return and the recapitulative statement carry them).
+ * credit notes of either kind → C.1 against the invoice they correct; intra-community supplies, exports,
+ * exempt supplies (§28–§42) and OSS sales are not in the statement (the return and the recapitulative
+ * statement carry them).
  * Purchases in their deduction period (§51): self-assessed (§11, §69(2), (3), (12)) → B.1; domestic with a
  * deduction → B.2; simplified invoices → B.3.1 (total with VAT up to 3 000 EUR, summed) or B.3.2 (above it,
  * per supplier); purchase credit notes → C.2 (self-assessed ones stay in B.1 with negative amounts).
@@ -99,6 +100,7 @@ function classifySale(d: SalesDoc, problems: Problem[]): Entry[] {
       out.push({ ...base, section, kind: 'domestic' });
     } else if (l.kind === 'intraCommunity') out.push({ ...base, section: 'none', kind: 'icSupply' });
     else if (l.kind === 'export') out.push({ ...base, section: 'none', kind: 'export' });
+    else if (l.kind === 'exempt') out.push({ ...base, section: 'none', kind: 'exempt' });
   }
   for (const g of d.reverseCharge) {
     if (!d.buyerVatNumber)

@@ -5,32 +5,21 @@
  * returned byte for byte for ever.
  */
 import { createHash } from 'node:crypto';
-import {
-  type ControlStatement,
-  fileControlStatement,
-  fileVatReturn,
-  getControlStatement,
-  getVatFiling,
-  getVatReturn,
-  listVatFilings,
-  putManualFigures,
-  type VatFiling,
-  type VatReturn,
-} from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, notFound, unprocessable, validationFailed } from '@bm/errors';
-import { serve, todayIn } from '@bm/messaging';
+import type { ControlStatement, VatFiling, VatReturn } from '@bm/contracts';
+import { AppError, ErrorCode, ErrorKind, unprocessable, validationFailed } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { CompanyProfileEntity, VatFilingEntity, VatManualFiguresEntity } from '../persistence/entities.js';
 import { unitCodesById } from '../ports/unit-codes.port.js';
 import { readPurchases, readSales } from './books.reads.js';
-import { classify, type Problem } from './classify.js';
+import { classify, type Entry, type Problem } from './classify.js';
 import { type ControlStatementBody, controlStatement, type ManualFigures } from './control-statement.js';
+import { type FilingKind, nextKind } from './filing-kind.js';
 import { type FilingPeriod, parseFilingPeriod } from './period.js';
 import { differs, supplementary } from './supplementary.js';
 import { RETURN_ROWS, vatReturn } from './vat-return.js';
 import { controlStatementXml, type Filer, vatReturnXml } from './xml.js';
 
-type X = { em: Ctx['em'] };
 type Form = 'KVDPH' | 'DPH';
 
 async function profile(ctx: Ctx) {
@@ -47,7 +36,7 @@ export async function periodOf(ctx: Ctx, code: string): Promise<FilingPeriod> {
   return parsed;
 }
 
-export async function filerOf(ctx: Ctx): Promise<Filer> {
+async function filerOf(ctx: Ctx): Promise<Filer> {
   const p = await profile(ctx);
   if (!p.vatNumber)
     throw unprocessable(ErrorCode.ValidationFailed, 'the company has no IČ DPH', {
@@ -66,19 +55,43 @@ export async function filerOf(ctx: Ctx): Promise<Filer> {
   };
 }
 
-/** The period's books, classified; `problems` what a filing would refuse. */
-async function books(kit: ServiceKit, ctx: Ctx, period: FilingPeriod) {
+/** Unit codes (MJ) by unit id, with the ids they were asked for. */
+interface Units {
+  asked: Set<string>;
+  codes: Map<string, string>;
+}
+const unitIdsOf = (sales: Awaited<ReturnType<typeof readSales>>) =>
+  sales.flatMap((s) => s.reverseCharge.map((r) => r.unitId).filter((u): u is string => !!u));
+
+/**
+ * The units of the period's reverse-charge rows, asked from the warehouse before a transaction opens (a
+ * NATS request never runs inside one, docs/architecture.md).
+ */
+async function unitsOfPeriod(kit: ServiceKit, ctx: Ctx, period: FilingPeriod): Promise<Units> {
+  const ids = unitIdsOf(await readSales(ctx.em, ctx.companyId!, period.months));
+  return { asked: new Set(ids), codes: await unitCodesById(kit, ctx, ids) };
+}
+
+/**
+ * The period's books, classified; `problems` what a filing would refuse. `units` resolved beforehand
+ * (inside a transaction); else asked here.
+ * @throws 409 InvalidState when a document with a unit not resolved beforehand was booked meanwhile
+ */
+async function books(kit: ServiceKit, ctx: Ctx, period: FilingPeriod, units?: Units) {
   const [sales, purchases, manualRow] = await Promise.all([
     readSales(ctx.em, ctx.companyId!, period.months),
     readPurchases(ctx.em, ctx.companyId!, period.months),
     ctx.em.findOne(VatManualFiguresEntity, { period: period.code }),
   ]);
-  const units = await unitCodesById(
-    kit,
-    ctx,
-    sales.flatMap((s) => s.reverseCharge.map((r) => r.unitId).filter((u): u is string => !!u)),
-  );
-  for (const s of sales) for (const r of s.reverseCharge) r.unit = (r.unitId && units.get(r.unitId)) || null;
+  const ids = unitIdsOf(sales);
+  if (units && ids.some((u) => !units.asked.has(u)))
+    throw new AppError(
+      ErrorKind.conflict,
+      ErrorCode.InvalidState,
+      'the books changed while filing; file again',
+    );
+  const codes = units?.codes ?? (await unitCodesById(kit, ctx, ids));
+  for (const s of sales) for (const r of s.reverseCharge) r.unit = (r.unitId && codes.get(r.unitId)) || null;
   const problems: Problem[] = [];
   const entries = classify(sales, purchases, problems);
   const manual = (manualRow?.figures ?? {}) as ManualFigures;
@@ -112,91 +125,113 @@ export const filingDto = (f: InstanceType<typeof VatFilingEntity.class>, withXml
   ...(withXml ? { xml: Buffer.from(f.xml).toString('base64') } : {}),
 });
 
-/** `GET /1.6/tax/control-statements/{period}`. @throws 400 (period), 422 (documents to fix, no IČ DPH) */
+/** What differs between the two forms: the state built from the books, its change test, and its XML. */
+const FORMS = {
+  KVDPH: {
+    build: (entries: Entry[], manual: ManualFigures): unknown => controlStatement(entries, manual),
+    changed: (now: unknown, filed: unknown) =>
+      differs(now as ControlStatementBody, filed as ControlStatementBody),
+    xml: (now: unknown, filed: unknown, period: FilingPeriod, kind: FilingKind, filer: Filer) =>
+      controlStatementXml(
+        kind === 'D'
+          ? supplementary(now as ControlStatementBody, filed as ControlStatementBody)
+          : (now as ControlStatementBody),
+        period,
+        kind,
+        filer,
+      ),
+  },
+  DPH: {
+    build: (entries: Entry[], manual: ManualFigures): unknown => vatReturn(entries, manual),
+    changed: (now: unknown, filed: unknown) => JSON.stringify(now) !== JSON.stringify(filed),
+    xml: (
+      now: unknown,
+      _filed: unknown,
+      period: FilingPeriod,
+      kind: FilingKind,
+      filer: Filer,
+      today: string,
+    ) => vatReturnXml(now as Record<string, string>, RETURN_ROWS, period, kind, filer, today),
+  },
+} as const;
+
+/** A form of a period as the books stand: its state, its filings so far, and whether it changed since. */
+async function current(kit: ServiceKit, ctx: Ctx, form: Form, code: string, units?: Units) {
+  const period = await periodOf(ctx, code);
+  const { entries, manual, problems } = await books(kit, ctx, period, units);
+  if (problems.length) throw refuse(problems);
+  const state = FORMS[form].build(entries, manual);
+  const filed = await filingsOf(ctx, form, period.code);
+  const last = filed.at(-1);
+  const changed = !!last && FORMS[form].changed(state, last.state);
+  const head = { period: period.code, filings: filed.length, changed, deadline: period.deadline };
+  /** The XML a filing of `kind` would carry now. */
+  const xml = async (kind: FilingKind) =>
+    FORMS[form].xml(state, last?.state, period, kind, await filerOf(ctx), todayOf(ctx));
+  return { period, state, filed, head, xml };
+}
+
+const todayOf = (ctx: Ctx) => todayIn(ctx.timeZone ?? 'Europe/Bratislava');
+
+/**
+ * `GET /1.6/tax/control-statements/{period}`: the sections (EUR, 2 decimals) and, when `withXml`, the
+ * KVDPH_2025 XML as the next full filing would carry it (R, or O once filed).
+ * @throws 400 (period), 422 (documents to fix; no IČ DPH for the XML)
+ */
 export async function statement(
   kit: ServiceKit,
   ctx: Ctx,
   code: string,
-): Promise<ControlStatement & { body: ControlStatementBody }> {
-  const period = await periodOf(ctx, code);
-  const { entries, manual, problems } = await books(kit, ctx, period);
-  if (problems.length) throw refuse(problems);
-  const body = controlStatement(entries, manual);
-  const filed = await filingsOf(ctx, 'KVDPH', period.code);
-  const last = filed.at(-1);
-  const xml = controlStatementXml(body, period, last ? 'O' : 'R', await filerOf(ctx));
+  withXml: boolean,
+): Promise<ControlStatement> {
+  const c = await current(kit, ctx, 'KVDPH', code);
   return {
-    period: period.code,
+    ...c.head,
     form: 'KVDPH_2025',
-    filings: filed.length,
-    changed: !!last && differs(body, last.state as ControlStatementBody),
-    deadline: period.deadline,
-    sections: body,
-    xml,
-    body,
+    sections: c.state as ControlStatementBody,
+    ...(withXml ? { xml: await c.xml(c.filed.length ? 'O' : 'R') } : {}),
   };
 }
 
-/** `GET /1.6/tax/vat-returns/{period}`. */
+/** `GET /1.6/tax/vat-returns/{period}`: the return's rows (EUR) and, when `withXml`, its XML. Errors as above. */
 export async function vatReturnOf(
   kit: ServiceKit,
   ctx: Ctx,
   code: string,
-  kind?: string,
+  withXml: boolean,
 ): Promise<VatReturn> {
-  const period = await periodOf(ctx, code);
-  const { entries, manual, problems } = await books(kit, ctx, period);
-  if (problems.length) throw refuse(problems);
-  const rows = vatReturn(entries, manual);
-  const filed = await filingsOf(ctx, 'DPH', period.code);
-  const last = filed.at(-1);
-  const today = todayIn(ctx.timeZone ?? 'Europe/Bratislava');
-  const xml = vatReturnXml(rows, RETURN_ROWS, period, kind ?? (last ? 'O' : 'R'), await filerOf(ctx), today);
-  const changed = !!last && JSON.stringify(last.state) !== JSON.stringify(rows);
+  const c = await current(kit, ctx, 'DPH', code);
   return {
-    period: period.code,
+    ...c.head,
     form: 'DPH2025',
-    filings: filed.length,
-    changed,
-    deadline: period.deadline,
-    rows,
-    xml,
+    rows: c.state as Record<string, string>,
+    ...(withXml ? { xml: await c.xml(c.filed.length ? 'O' : 'R') } : {}),
   };
 }
 
 /**
- * The kind of the next filing: R first; then, once the books changed, D (default) or O before the deadline.
- * @throws 409 InvalidState (filed and unchanged, or R again); 422 ValidationFailed (O after the deadline)
+ * `POST …/{period}/filings`: freezes the next filing of `form` (kind by {@link nextKind}) in one
+ * transaction under the period's advisory lock, so two filings cannot take the same sequence.
+ * @throws 400, 409, 422 as {@link nextKind} and {@link statement}
  */
-export function nextKind(
-  filed: number,
-  changed: boolean,
-  asked: string | undefined,
-  deadline: string,
-  today: string,
-): 'R' | 'O' | 'D' {
-  if (!filed) {
-    if (asked && asked !== 'R')
-      throw validationFailed([{ path: 'kind', message: 'the first filing of a period is R' }]);
-    return 'R';
-  }
-  if (asked === 'R')
-    throw new AppError(
-      ErrorKind.conflict,
-      ErrorCode.InvalidState,
-      'the period is filed already; file O or D',
-      { errors: [{ path: 'kind', message: 'filed already' }] },
-    );
-  if (!changed)
-    throw new AppError(ErrorKind.conflict, ErrorCode.InvalidState, 'nothing changed since the last filing', {
-      errors: [{ path: 'kind', message: 'nothing to file' }],
-    });
-  if (asked === 'O' && today > deadline)
-    throw validationFailed([{ path: 'kind', message: `a corrective filing is due by ${deadline}; file D` }]);
-  return asked === 'O' ? 'O' : 'D';
+export async function file(
+  kit: ServiceKit,
+  ctx: Ctx,
+  form: Form,
+  code: string,
+  asked?: string,
+): Promise<VatFiling> {
+  const units = await unitsOfPeriod(kit, ctx, await periodOf(ctx, code));
+  return ctx.em.transactional(async (em) => {
+    const tx = { ...ctx, em } as Ctx;
+    await lockPeriod(tx, form, (await periodOf(tx, code)).code);
+    const c = await current(kit, tx, form, code, units);
+    const kind = nextKind(c.filed.length, c.head.changed, asked, c.period.deadline, todayOf(tx));
+    return freeze(tx, form, c.period.code, kind, c.filed.length + 1, await c.xml(kind), c.state);
+  });
 }
 
-export async function freeze(
+async function freeze(
   ctx: Ctx,
   form: Form,
   period: string,
@@ -222,7 +257,7 @@ export async function freeze(
   return filingDto(f, false);
 }
 
-export const lockPeriod = (ctx: Ctx, form: Form, period: string) =>
+const lockPeriod = (ctx: Ctx, form: Form, period: string) =>
   ctx.em.execute('select pg_advisory_xact_lock(hashtext(?))', [
     `vat-filing:${ctx.companyId}:${form}:${period}`,
   ]);

@@ -11,23 +11,10 @@ import {
   putManualFigures,
 } from '@bm/contracts';
 import { notFound } from '@bm/errors';
-import { serve, todayIn } from '@bm/messaging';
+import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { VatFilingEntity, VatManualFiguresEntity } from '../persistence/entities.js';
-import type { ControlStatementBody } from './control-statement.js';
-import {
-  filerOf,
-  filingDto,
-  filingsOf,
-  freeze,
-  lockPeriod,
-  nextKind,
-  periodOf,
-  statement,
-  vatReturnOf,
-} from './filings.js';
-import { supplementary } from './supplementary.js';
-import { controlStatementXml } from './xml.js';
+import { file, filingDto, filingsOf, periodOf, statement, vatReturnOf } from './filings.js';
 
 type X = { em: Ctx['em'] };
 
@@ -37,10 +24,13 @@ export function registerVatFilings(kit: ServiceKit): void {
   serve<typeof getControlStatement, X>(
     kit.service,
     getControlStatement,
-    async (q, ctx) => {
-      const { body: _b, ...s } = await statement(kit, ctx, q.period);
-      return s;
-    },
+    (q, ctx) => statement(kit, ctx, q.period, !!q.xml),
+    o,
+  );
+  serve<typeof getVatReturn, X>(
+    kit.service,
+    getVatReturn,
+    (q, ctx) => vatReturnOf(kit, ctx, q.period, !!q.xml),
     o,
   );
   serve<typeof putManualFigures, X>(
@@ -60,56 +50,20 @@ export function registerVatFilings(kit: ServiceKit): void {
           updatedAt: new Date(),
         });
       await ctx.em.flush();
-      const { body: _b, ...s } = await statement(kit, ctx, q.period);
-      return s;
+      return statement(kit, ctx, q.period, false);
     },
     o,
   );
   serve<typeof fileControlStatement, X>(
     kit.service,
     fileControlStatement,
-    async (q, ctx) =>
-      ctx.em.transactional(async (em) => {
-        const tx = { ...ctx, em } as Ctx;
-        const period = await periodOf(tx, q.period);
-        await lockPeriod(tx, 'KVDPH', period.code);
-        const s = await statement(kit, tx, q.period);
-        const filed = await filingsOf(tx, 'KVDPH', period.code);
-        const kind = nextKind(
-          filed.length,
-          s.changed,
-          q.data.kind,
-          period.deadline,
-          todayIn(ctx.timeZone ?? 'Europe/Bratislava'),
-        );
-        const body =
-          kind === 'D' ? supplementary(s.body, filed.at(-1)!.state as ControlStatementBody) : s.body;
-        const xml = controlStatementXml(body, period, kind, await filerOf(tx));
-        return freeze(tx, 'KVDPH', period.code, kind, filed.length + 1, xml, s.body);
-      }),
+    (q, ctx) => file(kit, ctx, 'KVDPH', q.period, q.data.kind),
     o,
   );
-  serve<typeof getVatReturn, X>(kit.service, getVatReturn, (q, ctx) => vatReturnOf(kit, ctx, q.period), o);
   serve<typeof fileVatReturn, X>(
     kit.service,
     fileVatReturn,
-    async (q, ctx) =>
-      ctx.em.transactional(async (em) => {
-        const tx = { ...ctx, em } as Ctx;
-        const period = await periodOf(tx, q.period);
-        await lockPeriod(tx, 'DPH', period.code);
-        const now = await vatReturnOf(kit, tx, q.period);
-        const filed = await filingsOf(tx, 'DPH', period.code);
-        const kind = nextKind(
-          filed.length,
-          now.changed,
-          q.data.kind,
-          period.deadline,
-          todayIn(ctx.timeZone ?? 'Europe/Bratislava'),
-        );
-        const r = await vatReturnOf(kit, tx, q.period, kind);
-        return freeze(tx, 'DPH', period.code, kind, filed.length + 1, r.xml, r.rows);
-      }),
+    (q, ctx) => file(kit, ctx, 'DPH', q.period, q.data.kind),
     o,
   );
   serve<typeof listVatFilings, X>(

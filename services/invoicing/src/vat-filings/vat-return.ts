@@ -4,7 +4,8 @@
  * it (issue #37). Rows as the form numbers them (docs/decisions.md "VAT filings" cites the layout):
  * r01/r02 domestic supplies at 19 %, r01a/r02a at 5 %, r03/r04 at 23 % (base/VAT); r05/r06, r05a/r06a,
  * r07/r08 intra-community acquisitions at 19 %, 5 %, 23 %; r09/r10, r09a/r10a, r09b/r10b other supplies whose
- * VAT the buyer owes (§69(2), (3), (12)); r14 exempt intra-community supplies (§43); r15 exports (§47); r17
+ * VAT the buyer owes (§69(2), (3), (12)); r13 every exempt supply (§28–§43, §46, §47), of which r14
+ * intra-community supplies (§43) and r15 exports (§47); r17
  * VAT in total; r18, r18a, r19 VAT deducted at 19 %, 5 %, 23 %; r24/r25 corrections of base and VAT of
  * supplies (§25: C.1); r28 correction of deducted VAT (§53: C.2, positive when a deduction shrinks); r32 own
  * tax liability, r33 excess deduction (§79), r35 to pay. Pure.
@@ -80,6 +81,8 @@ const BLOCKS: Record<string, Record<string, [string, string]>> = {
   icAcquisition: { '19': ['r05', 'r06'], '5': ['r05a', 'r06a'], '23': ['r07', 'r08'] },
   selfAssessed: { '19': ['r09', 'r10'], '5': ['r09a', 'r10a'], '23': ['r09b', 'r10b'] },
 };
+/** The supplies r13 totals (exempt from VAT, §28–§43, §46, §47); r14 and r15 are its "of which" rows. */
+const EXEMPT = new Set(['icSupply', 'export', 'exempt']);
 const DEDUCTED: Record<string, string> = { '19': 'r18', '5': 'r18a', '23': 'r19' };
 const VAT_ROWS = ['r02', 'r02a', 'r04', 'r06', 'r06a', 'r08', 'r10', 'r10a', 'r10b', 'r12', 'r12a', 'r12b'];
 
@@ -93,6 +96,7 @@ export function vatReturn(entries: Entry[], manual: ManualFigures): Record<strin
   for (const e of entries) {
     const rate = dec(e.rate).toFixed();
     if (e.section === 'none') {
+      if (EXEMPT.has(e.kind)) add('r13', e.base);
       if (e.kind === 'icSupply') add('r14', e.base);
       if (e.kind === 'export') add('r15', e.base);
       continue;

@@ -53,6 +53,7 @@ export const ItemEntity = defineEntity({
     vatRate: p.decimal('string').precision(5).scale(2).nullable(),
     kind: p.string().length(10),
     hasLotNumbers: p.boolean(),
+    commodityCode: p.string().length(10).nullable(),
   },
   uniques: [{ properties: ['companyId', 'code'] }],
 });

@@ -80,6 +80,7 @@ async function itemDtos(rows: ItemRow[], ctx: Ctx): Promise<Item[]> {
     ...pick(r, ['id', 'code', 'name', 'unitId', 'sellPrice', 'vatRate', 'kind', 'hasLotNumbers']),
     unitCode: r.unitId ? (unitsById.get(r.unitId) ?? null) : null,
     kind: r.kind as Item['kind'],
+    commodityCode: r.commodityCode ?? null,
   }));
 }
 
@@ -150,6 +151,7 @@ export function registerMasterData(kit: ServiceKit): void {
     label: 'Item',
     assign: async ({ unitId, unitCode, ...rest }: any, ctx) => ({
       ...rest,
+      commodityCode: rest.commodityCode ?? null,
       unitId: await resolveUnit(ctx, unitId, unitCode),
     }),
     toDtos: itemDtos,

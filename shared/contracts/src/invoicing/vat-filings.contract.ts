@@ -5,7 +5,7 @@
  * percent, dates `YYYY-MM-DD`. Subjects `invoicing.tax.<verb>`.
  */
 import { defineContract } from '../contract.js';
-import { Amount, Guid, z } from '../primitives.js';
+import { Amount, Decimal4, decimal, Guid, z } from '../primitives.js';
 
 const Period = () => z.string().trim().max(7);
 
@@ -15,13 +15,14 @@ export const ControlStatementLine = z.object({
   documentNumber: z.string().optional().describe('F (FO in C.1/C.2)'),
   originalNumber: z.string().nullable().optional().describe('FP: the corrected invoice’s number'),
   taxPoint: z.string().optional().describe('Den'),
-  base: Amount().describe('Z (ZR in C.1/C.2)'),
+  /** Z (ZR in C.1/C.2). No `.describe()` here: a described copy of a decimal is not rendered as a number. */
+  base: Amount(),
   vat: Amount().optional().describe('D (DR)'),
-  rate: z.string().optional().describe('S'),
+  rate: decimal(2).optional().describe('S'),
   deducted: Amount().optional().describe('O (OR)'),
   commodityCode: z.string().nullable().optional().describe('TK'),
   goodsKind: z.string().nullable().optional().describe('TD'),
-  quantity: z.string().nullable().optional().describe('Mn'),
+  quantity: Decimal4().nullable().optional().describe('Mn'),
   unit: z.string().nullable().optional().describe('MJ'),
   documentIds: z.array(Guid()),
 });
@@ -60,8 +61,8 @@ export const ControlStatement = z.object({
   ...FilingState,
   form: z.literal('KVDPH_2025'),
   sections: ControlStatementSections,
-  /** The statement as KVDPH_2025 XML (what `Accept: application/xml` answers). */
-  xml: z.string(),
+  /** The statement as KVDPH_2025 XML, only when the request asks `xml` (what `Accept: application/xml` answers). */
+  xml: z.string().optional(),
 });
 export type ControlStatement = z.infer<typeof ControlStatement>;
 
@@ -70,7 +71,8 @@ export const VatReturn = z.object({
   form: z.literal('DPH2025'),
   /** The form's rows by number (`r01`, `r01a`, …); rows without an amount are absent. */
   rows: z.record(z.string(), Amount()),
-  xml: z.string(),
+  /** The DPH 2025 XML, only when the request asks `xml`. */
+  xml: z.string().optional(),
 });
 export type VatReturn = z.infer<typeof VatReturn>;
 
@@ -121,7 +123,7 @@ export const FileInput = z.object({ kind: z.enum(['R', 'O', 'D']).optional() });
 
 export const getControlStatement = defineContract({
   subject: 'invoicing.tax.control-statement',
-  request: z.object({ period: Period() }),
+  request: z.object({ period: Period(), xml: z.boolean().optional() }),
   reply: ControlStatement,
 });
 export const putManualFigures = defineContract({
@@ -136,7 +138,7 @@ export const fileControlStatement = defineContract({
 });
 export const getVatReturn = defineContract({
   subject: 'invoicing.tax.vat-return',
-  request: z.object({ period: Period() }),
+  request: z.object({ period: Period(), xml: z.boolean().optional() }),
   reply: VatReturn,
 });
 export const fileVatReturn = defineContract({

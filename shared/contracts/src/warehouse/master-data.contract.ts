@@ -81,6 +81,16 @@ export const ItemInput = z.object({
   vatRate: decimal(2).nullable().optional(),
   kind: z.enum(['stock', 'service']).default('stock'),
   hasLotNumbers: Bool().default(false),
+  /**
+   * Extension (issue #37): the goods' customs-tariff code (combined nomenclature, 4 to 10 digits), the TK a
+   * domestic reverse-charge supply carries in the control statement; a sales row may override it.
+   */
+  commodityCode: z
+    .string()
+    .trim()
+    .regex(/^\d{4,10}$/, { message: 'expected 4 to 10 digits of the customs tariff' })
+    .nullable()
+    .optional(),
 });
 export const Item = z.object({
   id: Guid(),
@@ -92,6 +102,7 @@ export const Item = z.object({
   vatRate: decimal(2).nullable(),
   kind: z.enum(['stock', 'service']),
   hasLotNumbers: z.boolean(),
+  commodityCode: z.string().nullable(),
 });
 export type Item = z.infer<typeof Item>;
 export const items = crudContracts('warehouse.items', ItemInput, Item);

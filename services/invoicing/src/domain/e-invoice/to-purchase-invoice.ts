@@ -119,6 +119,8 @@ export interface PurchaseFromEInvoice {
   sumVat: string;
   sumTotal: string;
   vatSummary: { category: string; rate: string; base: string; vat: string }[];
+  /** Each row's VAT category (UNCL5305, BT-151 / BT-95), in the order of `rows`. */
+  categories: string[];
 }
 
 /** Maps `inv`, received on `receivedOn` (the company's today), to a purchase invoice's data. */
@@ -175,6 +177,7 @@ export function purchaseFromEInvoice(
     vatPeriod: receivedOn.slice(0, 7),
     currency1: inv.currency,
     rows: rows.map((r, i) => ({ ...r, localSum: fmt(local[i]) })),
+    categories: [...inv.lines.map((l) => l.category), ...inv.allowanceCharges.map((a) => a.category)],
     sum: signed(inv.totals.taxExclusive),
     localSum: fmt(local.reduce((s, x) => s.plus(x), dec(0))),
     sumVat: signed(inv.totals.taxTotal),

@@ -1,0 +1,586 @@
+/**
+ * The VAT filings through HTTP (issue #37, acceptance): a month of documents of every kind booked through
+ * `/1.6`, the control statement's every line, section total and XML attribute against a statement worked
+ * by hand from the instructions to KVDPH_2025, the VAT return's rows and their agreement with it, filing
+ * frozen byte for byte, a late document making the next filing a supplementary one with only that change,
+ * the quarter, and bad periods refused with nothing frozen.
+ */
+import { createHash } from 'node:crypto';
+import { dec, sum } from '@bm/money';
+import { DOMParser } from '@xmldom/xmldom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { item, ok, openYear, receive, warehouse } from '../support/fixtures.js';
+import { type Client, type Stack, startStack } from '../support/stack.js';
+import { unchecked } from '../support/typed-paths.js';
+
+let stack: Stack;
+let c: Client;
+const P: Record<string, any> = {};
+/** Each company's warehouse (a sales invoice names one). */
+const wh = new Map<Client, string>();
+const S: Record<string, any> = {};
+
+const COMPANY = {
+  name: 'Výkazy s.r.o.',
+  vatNumber: 'SK2020123456',
+  taxNumber: '2020123456',
+  street: 'Hlavná 1',
+  city: 'Bratislava',
+  postalCode: '811 01',
+  country: 'SK',
+  email: 'uctaren@vykazy.sk',
+  ossRegistered: true,
+};
+
+const partner = async (code: string, over: Record<string, unknown>) =>
+  ok(await c.post('/1.6/partners', unchecked({ code, name: `Partner ${code}`, ...over })), 201);
+/** A sales invoice of ordner OF with tax point 2027-01-10 unless `dateCreated` is given. */
+const sale = async (body: Record<string, unknown>, client = c) =>
+  ok(
+    await client.post(
+      '/1.6/sales/invoices',
+      unchecked({ ordnerCode: 'OF', warehouseId: wh.get(client), dateCreated: '2027-01-10', ...body }),
+    ),
+    201,
+  );
+/** A purchase invoice of one row dated 2027-01-15 unless given; `row` adds to the row. */
+const purchase = async (
+  number: string,
+  partnerId: string,
+  price: number,
+  row: Record<string, unknown>,
+  over: Record<string, unknown> = {},
+  client = c,
+) =>
+  ok(
+    await client.post(
+      '/1.6/purchase/invoices',
+      unchecked({
+        partnerId,
+        dateCreated: '2027-01-15',
+        externalRecordNumber: number,
+        rows: [{ name: `Nákup ${number}`, itemsAmount: 1, price, ...row }],
+        ...over,
+      }),
+    ),
+    201,
+  );
+const strip = (lines: any[]) => lines.map(({ documentIds: _d, ...l }) => l);
+
+/** Each element of `Transakcie` as `Name a="v" …` in document order (attributes as written). */
+function transactions(text: string): string[] {
+  const doc = new DOMParser().parseFromString(text, 'application/xml');
+  const t = doc.getElementsByTagName('Transakcie')[0];
+  const out: string[] = [];
+  for (let n = t?.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType !== 1) continue;
+    const e = n as unknown as Element;
+    const attrs = Array.from({ length: e.attributes.length }, (_, i) => e.attributes[i]!);
+    out.push([e.tagName, ...attrs.map((a) => `${a.name}="${a.value}"`)].join(' '));
+  }
+  return out;
+}
+const textOf = (text: string, tag: string) =>
+  new DOMParser().parseFromString(text, 'application/xml').getElementsByTagName(tag)[0]?.textContent;
+
+beforeAll(async () => {
+  stack = await startStack();
+  c = await stack.company(COMPANY);
+  await openYear(c, 2027);
+  wh.set(c, (await warehouse(c)).id);
+  P.skB = await partner('SKB', { country: 'SK', vatNumber: 'SK2021111111' });
+  P.deB = await partner('DEB', { country: 'DE', vatNumber: 'DE123456789' });
+  P.usB = await partner('USB', { country: 'US' });
+  P.czC = await partner('CZC', { country: 'CZ' });
+  P.skC = await partner('SKC', { country: 'SK' });
+  P.skS = await partner('SKS', { country: 'SK', vatNumber: 'SK2022222222' });
+  P.czS = await partner('CZS', { country: 'CZ', vatNumber: 'CZ12345678' });
+  P.usS = await partner('USS', { country: 'US' });
+  P.shop = await partner('SHOP', { country: 'SK' });
+
+  // Sales of January 2027 (tax point 2027-01-10).
+  S.domestic = await sale({
+    partnerId: P.skB.id,
+    rows: [
+      { name: 'Tovar 23', quantity: 1, price: 1000, vatCode: 'SK23' },
+      { name: 'Tovar 19', quantity: 1, price: 200, vatCode: 'SK19' },
+      { name: 'Kniha', quantity: 1, price: 100, vatCode: 'SK5' },
+    ],
+  });
+  // §69(12)(g): steel sheets whose commodity code comes from the item, scrap with one given on the row.
+  const steel = await item(c, { name: 'Oceľové plechy', unitCode: 'kg', commodityCode: '72081000' });
+  await receive(c, wh.get(c)!, '2027-01-05', [[steel.id, 250, 8]]);
+  S.rc = await sale({
+    partnerId: P.skB.id,
+    rows: [
+      { itemId: steel.id, quantity: 250, price: 12, vatCode: 'SK0-RC-g' },
+      {
+        name: 'Šrot',
+        quantity: 100,
+        unitCode: 'kg',
+        price: 1,
+        vatCode: 'SK0-RC-g',
+        commodityCode: '72044100',
+      },
+    ],
+  });
+  S.ic = await sale({
+    partnerId: P.deB.id,
+    vatCode: 'SK0-IC',
+    rows: [{ name: 'Stroj', quantity: 1, price: 5000 }],
+  });
+  S.export = await sale({
+    partnerId: P.usB.id,
+    vatCode: 'SK0-EX',
+    rows: [{ name: 'Káva', quantity: 8, price: 100 }],
+  });
+  S.oss = await sale({
+    partnerId: P.czC.id,
+    partnerCountry: 'CZ',
+    rows: [{ name: 'E-kniha', quantity: 1, price: 100 }],
+  });
+  S.exempt = await sale({
+    partnerId: P.skB.id,
+    vatCode: 'SK0-OS',
+    rows: [{ name: 'Poistenie', quantity: 1, price: 120 }],
+  });
+  S.credit = await sale({
+    partnerId: P.skB.id,
+    correctedInvoiceId: S.domestic.id,
+    rows: [{ name: 'Vrátený tovar', quantity: -1, price: 100, vatCode: 'SK23' }],
+  });
+  S.consumer = await sale({
+    partnerId: P.skC.id,
+    rows: [{ name: 'Tovar', quantity: 1, price: 50, vatCode: 'SK23' }],
+  });
+
+  // Purchases whose deduction falls in January 2027.
+  S.f400 = await purchase('F-400', P.skS.id, 400, { vatRate: 23 });
+  await purchase('F-100', P.skS.id, 100, { vatRate: 19, deductiblePercent: 50 });
+  await purchase('CZ-1', P.czS.id, 2000, { vatCode: 'I-SK23-IC' });
+  await purchase('RC-1', P.skS.id, 1000, { vatCode: 'I-SK23-RC' });
+  await purchase('US-1', P.usS.id, 300, { vatCode: 'I-SK23-SV' });
+  await purchase('BLOK-1', P.shop.id, 100, { vatRate: 23 }, { simplified: true });
+  await purchase('BLOK-2', P.skS.id, 3000, { vatRate: 23 }, { simplified: true });
+  await purchase('DOB-1', P.skS.id, 40, { itemsAmount: -1, vatRate: 23 }, { correctedInvoiceId: S.f400.id });
+  await purchase(
+    'CZ-CZK',
+    P.czS.id,
+    25125,
+    { vatCode: 'I-SK23-IC' },
+    { currency1: 'CZK', exchangeRate: 25.125 },
+  );
+  // Tax point in January, received in February: deducted in February (§51).
+  await purchase(
+    'F-FEB',
+    P.skS.id,
+    1000,
+    { vatRate: 23 },
+    { dateCreated: '2027-01-28', dateReceived: '2027-02-03' },
+  );
+
+  ok(
+    await c.put(
+      '/1.6/tax/control-statements/2027-01/manual' as any,
+      {
+        d1: { turnover: 1230, base23: 1000, vat23: 230 },
+        d2: { base19: 100, vat19: 19 },
+      } as any,
+    ),
+  );
+}, 120_000);
+afterAll(() => stack?.stop());
+
+const get = async (path: string, headers: Record<string, string> = {}) => c.get(path as any, headers);
+const post = async (path: string, body: Record<string, unknown> = {}) => c.post(path as any, unchecked(body));
+
+describe('a month of every kind (2027-01)', () => {
+  it('gives every section line and total as worked by hand', async () => {
+    const s = ok(await get('/1.6/tax/control-statements/2027-01'));
+    const [sk, skS] = [P.skB.vatNumber, P.skS.vatNumber];
+    const no = (k: string) => S[k].recordNumber;
+    expect(s).toMatchObject({
+      period: '2027-01',
+      form: 'KVDPH_2025',
+      filings: 0,
+      changed: false,
+      deadline: '2027-02-25',
+    });
+    expect(s.xml).toBeUndefined();
+    const x = s.sections;
+    expect(strip(x.A1)).toEqual([
+      {
+        partnerVatNumber: sk,
+        documentNumber: no('domestic'),
+        taxPoint: '2027-01-10',
+        base: 1000,
+        vat: 230,
+        rate: 23,
+      },
+      {
+        partnerVatNumber: sk,
+        documentNumber: no('domestic'),
+        taxPoint: '2027-01-10',
+        base: 200,
+        vat: 38,
+        rate: 19,
+      },
+      {
+        partnerVatNumber: sk,
+        documentNumber: no('domestic'),
+        taxPoint: '2027-01-10',
+        base: 100,
+        vat: 5,
+        rate: 5,
+      },
+    ]);
+    expect(strip(x.A2)).toEqual([
+      {
+        partnerVatNumber: sk,
+        documentNumber: no('rc'),
+        taxPoint: '2027-01-10',
+        base: 3000,
+        commodityCode: '7208',
+        goodsKind: null,
+        quantity: 250,
+        unit: 'kg',
+      },
+      {
+        partnerVatNumber: sk,
+        documentNumber: no('rc'),
+        taxPoint: '2027-01-10',
+        base: 100,
+        commodityCode: '7204',
+        goodsKind: null,
+        quantity: 100,
+        unit: 'kg',
+      },
+    ]);
+    expect(
+      x.B1.map((l: any) => [l.documentNumber, l.partnerVatNumber, l.base, l.vat, l.rate, l.deducted]),
+    ).toEqual([
+      ['CZ-1', 'CZ12345678', 2000, 460, 23, 460],
+      ['CZ-CZK', 'CZ12345678', 1000, 230, 23, 230],
+      ['RC-1', skS, 1000, 230, 23, 230],
+      ['US-1', null, 300, 69, 23, 69],
+    ]);
+    expect(
+      x.B2.map((l: any) => [
+        l.documentNumber,
+        l.partnerVatNumber,
+        l.taxPoint,
+        l.base,
+        l.vat,
+        l.rate,
+        l.deducted,
+      ]),
+    ).toEqual([
+      ['F-100', skS, '2027-01-15', 100, 19, 19, 9.5],
+      ['F-400', skS, '2027-01-15', 400, 92, 23, 92],
+    ]);
+    expect([x.B31.base, x.B31.vat, x.B31.deducted]).toEqual([100, 23, 23]);
+    expect(x.B32.map((l: any) => [l.partnerVatNumber, l.base, l.vat, l.deducted])).toEqual([
+      [skS, 3000, 690, 690],
+    ]);
+    expect(
+      x.C1.map((l: any) => [l.partnerVatNumber, l.documentNumber, l.originalNumber, l.base, l.vat, l.rate]),
+    ).toEqual([[sk, no('credit'), no('domestic'), -100, -23, 23]]);
+    expect(
+      x.C2.map((l: any) => [
+        l.partnerVatNumber,
+        l.documentNumber,
+        l.originalNumber,
+        l.base,
+        l.vat,
+        l.rate,
+        l.deducted,
+      ]),
+    ).toEqual([[skS, 'DOB-1', 'F-400', -40, -9.2, 23, -9.2]]);
+    expect(x.D1).toEqual({
+      turnover: 1230,
+      base: 1000,
+      vat: 230,
+      baseReduced: 0,
+      vatReduced: 0,
+    });
+    expect(x.D2).toEqual({ base: 50, vat: 11.5, baseReduced: 100, vatReduced: 19 });
+    // Neither the intra-community supply, the export, the OSS sale, the exempt one nor February's deduction.
+    const all = JSON.stringify(x);
+    for (const k of ['ic', 'export', 'oss', 'exempt']) expect(all).not.toContain(`"${no(k)}"`);
+    expect(all).not.toContain('F-FEB');
+  });
+
+  it('writes the KVDPH_2025 XML: identification and every transaction attribute', async () => {
+    const r = await get('/1.6/tax/control-statements/2027-01', { Accept: 'application/xml' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/xml/);
+    const xml = r.text;
+    expect(xml).toContain('<KVDPH_2025 xmlns="https://ekr.financnasprava.sk/Formulare/XSD/kv_dph_2025.xsd">');
+    expect(
+      ['IcDphPlatitela', 'Druh', 'Rok', 'Mesiac', 'Nazov', 'Obec', 'PSC', 'Ulica', 'Email'].map((t) =>
+        textOf(xml, t),
+      ),
+    ).toEqual([
+      'SK2020123456',
+      'R',
+      '2027',
+      '1',
+      'Výkazy s.r.o.',
+      'Bratislava',
+      '81101',
+      'Hlavná 1',
+      'uctaren@vykazy.sk',
+    ]);
+    const [sk, skS, d, rc, cr] = [
+      'SK2021111111',
+      'SK2022222222',
+      S.domestic.recordNumber,
+      S.rc.recordNumber,
+      S.credit.recordNumber,
+    ];
+    expect(transactions(xml)).toEqual([
+      `A1 Odb="${sk}" F="${d}" Den="2027-01-10" Z="1000.00" D="230.00" S="23"`,
+      `A1 Odb="${sk}" F="${d}" Den="2027-01-10" Z="200.00" D="38.00" S="19"`,
+      `A1 Odb="${sk}" F="${d}" Den="2027-01-10" Z="100.00" D="5.00" S="5"`,
+      `A2 Odb="${sk}" F="${rc}" Den="2027-01-10" Z="3000.00" TK="7208" Mn="250.00" MJ="kg"`,
+      `A2 Odb="${sk}" F="${rc}" Den="2027-01-10" Z="100.00" TK="7204" Mn="100.00" MJ="kg"`,
+      'B1 Dod="CZ12345678" F="CZ-1" Den="2027-01-15" Z="2000.00" D="460.00" S="23" O="460.00"',
+      'B1 Dod="CZ12345678" F="CZ-CZK" Den="2027-01-15" Z="1000.00" D="230.00" S="23" O="230.00"',
+      `B1 Dod="${skS}" F="RC-1" Den="2027-01-15" Z="1000.00" D="230.00" S="23" O="230.00"`,
+      'B1 F="US-1" Den="2027-01-15" Z="300.00" D="69.00" S="23" O="69.00"',
+      `B2 Dod="${skS}" F="F-100" Den="2027-01-15" Z="100.00" D="19.00" S="19" O="9.50"`,
+      `B2 Dod="${skS}" F="F-400" Den="2027-01-15" Z="400.00" D="92.00" S="23" O="92.00"`,
+      'B31 Z="100.00" D="23.00" O="23.00"',
+      `B32 Dod="${skS}" Z="3000.00" D="690.00" O="690.00"`,
+      `C1 Odb="${sk}" FO="${cr}" FP="${d}" ZR="-100.00" DR="-23.00" S="23"`,
+      `C2 Dod="${skS}" FO="DOB-1" FP="F-400" ZR="-40.00" DR="-9.20" S="23" OR="-9.20"`,
+      'D1 SumaObratov="1230.00" Z="1000.00" D="230.00" ZZn="0.00" DZn="0.00"',
+      'D2 Z="50.00" D="11.50" ZZn="100.00" DZn="19.00"',
+    ]);
+  });
+
+  it('gives the return rows worked by hand, agreeing with the statement', async () => {
+    const r = ok(await get('/1.6/tax/vat-returns/2027-01'));
+    expect(r.rows).toEqual({
+      r01: 300,
+      r01a: 100,
+      r02: 57,
+      r02a: 5,
+      r03: 2050,
+      r04: 471.5,
+      r07: 3000,
+      r08: 690,
+      r09b: 1300,
+      r10b: 299,
+      r13: 5920,
+      r14: 5000,
+      r15: 800,
+      r17: 1522.5,
+      r18: 9.5,
+      r19: 1794,
+      r24: -100,
+      r25: -23,
+      r28: 9.2,
+      r33: 294.8,
+    });
+    // What the tax office checks: output VAT and deducted VAT equal the statement's sums.
+    const x = ok(await get('/1.6/tax/control-statements/2027-01')).sections;
+    const total = (lines: any[], f: string) => sum(lines.map((l) => String(l?.[f] ?? 0)));
+    const output = total([...x.A1, ...x.B1, ...x.C1], 'vat')
+      .plus(total([x.D1, x.D2], 'vat'))
+      .plus(total([x.D1, x.D2], 'vatReduced'));
+    expect(output.toFixed(2)).toBe(dec(String(r.rows.r17)).plus(String(r.rows.r25)).toFixed(2));
+    const deducted = total([...x.B1, ...x.B2, x.B31, ...x.B32, ...x.C2], 'deducted');
+    expect(deducted.toFixed(2)).toBe(
+      dec(String(r.rows.r18)).plus(String(r.rows.r19)).minus(String(r.rows.r28)).toFixed(2),
+    );
+    const xml = (await get('/1.6/tax/vat-returns/2027-01', { Accept: 'application/xml' })).text;
+    expect(['r13', 'r17', 'r19', 'r33', 'rdp', 'mesiac', 'rok'].map((t) => textOf(xml, t))).toEqual([
+      '5920.00',
+      '1522.50',
+      '1794.00',
+      '294.80',
+      '1',
+      '01',
+      '2027',
+    ]);
+  });
+
+  it('puts February’s deduction in February', async () => {
+    const feb = ok(await get('/1.6/tax/control-statements/2027-02')).sections;
+    expect(feb.B2.map((l: any) => [l.documentNumber, l.taxPoint, l.base, l.vat, l.deducted])).toEqual([
+      ['F-FEB', '2027-01-28', 1000, 230, 230],
+    ]);
+  });
+});
+
+describe('filing and the supplementary statement', () => {
+  it('freezes R byte for byte; a late purchase invoice makes the next filing D with only it', async () => {
+    const nothing = await post('/1.6/tax/control-statements/2027-01/filings');
+    const r = ok(nothing, 201);
+    expect([r.kind, r.seq, r.period, r.form]).toEqual(['R', 1, '2027-01', 'KVDPH']);
+    const asOfR = (await get('/1.6/tax/control-statements/2027-01', { Accept: 'application/xml' })).text;
+    const bytes = await get(`/1.6/tax/filings/${r.id}`);
+    expect(bytes.status).toBe(200);
+    expect(createHash('sha256').update(bytes.text).digest('hex')).toBe(r.sha256);
+    expect(bytes.headers.get('etag')).toBe(`"${r.sha256}"`);
+    expect(transactions(bytes.text)).toEqual(transactions(asOfR));
+    expect(textOf(bytes.text, 'Druh')).toBe('R');
+
+    const again = await post('/1.6/tax/control-statements/2027-01/filings');
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'InvalidState', errors: [{ path: 'kind' }] });
+    expect(ok(await get('/1.6/tax/control-statements/2027-01')).changed).toBe(false);
+
+    await purchase('LATE-7', P.skS.id, 10, { vatRate: 23 }, { dateCreated: '2027-01-20' });
+    const now = ok(await get('/1.6/tax/control-statements/2027-01'));
+    expect([now.filings, now.changed]).toEqual([1, true]);
+    const d = ok(await post('/1.6/tax/control-statements/2027-01/filings'), 201);
+    expect([d.kind, d.seq]).toEqual(['D', 2]);
+    const dBytes = (await get(`/1.6/tax/filings/${d.id}`)).text;
+    expect(textOf(dBytes, 'Druh')).toBe('D');
+    expect(transactions(dBytes)).toEqual([
+      'B2 Dod="SK2022222222" F="LATE-7" Den="2027-01-20" Z="10.00" D="2.30" S="23" O="2.30"',
+    ]);
+    // The first filing is what it was.
+    const first = (await get(`/1.6/tax/filings/${r.id}`)).text;
+    expect(createHash('sha256').update(first).digest('hex')).toBe(r.sha256);
+    const list = ok(await get('/1.6/tax/control-statements/2027-01/filings'));
+    expect(list.items.map((f: any) => [f.kind, f.seq, f.sha256])).toEqual([
+      ['R', 1, r.sha256],
+      ['D', 2, d.sha256],
+    ]);
+  });
+
+  it('files the return R, then O with the full rows after a change', async () => {
+    const r = ok(await post('/1.6/tax/vat-returns/2027-01/filings', { kind: 'R' }), 201);
+    expect([r.kind, r.form]).toEqual(['R', 'DPH']);
+    const rXml = (await get(`/1.6/tax/filings/${r.id}`)).text;
+    expect([textOf(rXml, 'rdp'), textOf(rXml, 'r19')]).toEqual(['1', '1796.30']);
+    await purchase('LATE-8', P.skS.id, 100, { vatRate: 23 }, { dateCreated: '2027-01-21' });
+    const o = ok(await post('/1.6/tax/vat-returns/2027-01/filings', { kind: 'O' }), 201);
+    const oXml = (await get(`/1.6/tax/filings/${o.id}`)).text;
+    expect([o.kind, textOf(oXml, 'odp'), textOf(oXml, 'r19'), textOf(oXml, 'r33')]).toEqual([
+      'O',
+      '1',
+      '1819.30',
+      '320.10',
+    ]);
+  });
+});
+
+describe('periods', () => {
+  it('answers an empty statement for a period with nothing to file', async () => {
+    const s = ok(await get('/1.6/tax/control-statements/2027-05'));
+    expect(s.sections).toEqual({
+      A1: [],
+      A2: [],
+      B1: [],
+      B2: [],
+      B31: null,
+      B32: [],
+      C1: [],
+      C2: [],
+      D1: null,
+      D2: null,
+    });
+    expect(ok(await get('/1.6/tax/vat-returns/2027-05')).rows).toEqual({});
+  });
+
+  it('refuses malformed periods and the other length with 400 naming period, freezing nothing', async () => {
+    for (const p of ['2027-13', '2027-Q1', '27-01', '2027-Q5']) {
+      for (const r of [
+        await get(`/1.6/tax/control-statements/${p}`),
+        await post(`/1.6/tax/control-statements/${p}/filings`),
+        await post(`/1.6/tax/vat-returns/${p}/filings`),
+      ]) {
+        expect(r.status, `${p}: ${r.text}`).toBe(400);
+        expect(r.body.errors[0].path).toBe('period');
+      }
+    }
+    const q = await get('/1.6/tax/control-statements/2027-Q1');
+    expect(q.body.errors[0].message).toMatch(/files monthly/);
+  });
+
+  it('refuses a document a section cannot carry with 422 naming it, freezing nothing', async () => {
+    // A domestic purchase from a supplier without an IČ DPH cannot be listed in B.2.
+    await purchase('NO-ICDPH', P.shop.id, 200, { vatRate: 23 }, { dateCreated: '2027-03-05' });
+    const r = await post('/1.6/tax/control-statements/2027-03/filings');
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual([
+      {
+        path: 'documents.NO-ICDPH.partnerId',
+        message: expect.stringMatching(/B\.2 needs the supplier’s IČ DPH/),
+      },
+    ]);
+    expect(ok(await get('/1.6/tax/control-statements/2027-03/filings')).items).toEqual([]);
+  });
+
+  it('holds for a quarterly payer: the quarter’s three months together, months refused', async () => {
+    const q = await stack.company({ ...COMPANY, name: 'Štvrťročný s.r.o.', vatPeriod: 'quarter' });
+    await openYear(q, 2027);
+    wh.set(q, (await warehouse(q)).id);
+    const buyer = ok(
+      await q.post(
+        '/1.6/partners',
+        unchecked({ code: 'B', name: 'B', country: 'SK', vatNumber: 'SK2021111111' }),
+      ),
+      201,
+    );
+    const seller = ok(
+      await q.post(
+        '/1.6/partners',
+        unchecked({ code: 'S', name: 'S', country: 'SK', vatNumber: 'SK2022222222' }),
+      ),
+      201,
+    );
+    const jan = await sale(
+      { partnerId: buyer.id, rows: [{ name: 'A', quantity: 1, price: 100, vatCode: 'SK23' }] },
+      q,
+    );
+    const mar = await sale(
+      {
+        partnerId: buyer.id,
+        dateCreated: '2027-03-31',
+        rows: [{ name: 'B', quantity: 2, price: 50, vatCode: 'SK19' }],
+      },
+      q,
+    );
+    await sale(
+      {
+        partnerId: buyer.id,
+        dateCreated: '2027-04-01',
+        rows: [{ name: 'C', quantity: 1, price: 999, vatCode: 'SK23' }],
+      },
+      q,
+    );
+    await purchase('Q-1', seller.id, 40, { vatRate: 5 }, { dateCreated: '2027-02-14' }, q);
+    const s = ok(await q.get('/1.6/tax/control-statements/2027-Q1' as any));
+    expect([s.period, s.deadline]).toEqual(['2027-Q1', '2027-04-25']);
+    expect(s.sections.A1.map((l: any) => [l.documentNumber, l.taxPoint, l.base, l.vat, l.rate])).toEqual([
+      [jan.recordNumber, '2027-01-10', 100, 23, 23],
+      [mar.recordNumber, '2027-03-31', 100, 19, 19],
+    ]);
+    expect(s.sections.B2.map((l: any) => [l.documentNumber, l.base, l.vat, l.rate, l.deducted])).toEqual([
+      ['Q-1', 40, 2, 5, 2],
+    ]);
+    const xml = (await q.get('/1.6/tax/control-statements/2027-Q1' as any, { Accept: 'application/xml' }))
+      .text;
+    expect([textOf(xml, 'Stvrtrok'), textOf(xml, 'Mesiac')]).toEqual(['1', undefined]);
+    expect(ok(await q.get('/1.6/tax/vat-returns/2027-Q1' as any)).rows).toEqual({
+      r01: 100,
+      r02: 19,
+      r03: 100,
+      r04: 23,
+      r17: 42,
+      r18a: 2,
+      r32: 40,
+      r35: 40,
+    });
+    const month = await q.get('/1.6/tax/control-statements/2027-01' as any);
+    expect([month.status, month.body.errors[0].message]).toEqual([
+      400,
+      expect.stringMatching(/files quarterly/),
+    ]);
+  });
+});
