@@ -16,11 +16,14 @@ import * as invoices from './invoicing/invoices.contract.js';
 import * as invoicingLookups from './invoicing/lookups.contract.js';
 import * as invoicingMasterData from './invoicing/master-data.contract.js';
 import * as purchaseInvoices from './invoicing/purchase-invoices.contract.js';
+import * as salesInvoiceList from './invoicing/sales-invoice-list.contract.js';
 import * as vatFilings from './invoicing/vat-filings.contract.js';
 import * as printouts from './reporting/printout.contract.js';
 import * as reports from './reporting/reports.contract.js';
-import * as warehouseDocuments from './warehouse/documents.contract.js';
+import * as issueCards from './warehouse/issue-cards.contract.js';
 import * as warehouseMasterData from './warehouse/master-data.contract.js';
+import * as receiptCards from './warehouse/receipt-cards.contract.js';
+import * as stock from './warehouse/stock.contract.js';
 
 const modules = [
   accessPoint,
@@ -33,10 +36,13 @@ const modules = [
   invoicingLookups,
   invoicingMasterData,
   purchaseInvoices,
+  salesInvoiceList,
   vatFilings,
   printouts,
   reports,
-  warehouseDocuments,
+  issueCards,
+  receiptCards,
+  stock,
   warehouseMasterData,
 ];
 

@@ -13,14 +13,14 @@
 import { EInvoiceStatusChangedEvent } from './invoicing/e-invoice-delivery.contract.js';
 import { EInvoiceIssuedEvent } from './invoicing/e-invoices.contract.js';
 import { EInvoiceReceivedEvent, InboxEventSubjects } from './invoicing/inbox.contract.js';
-import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
+import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoice-events.contract.js';
 import type { z } from './primitives.js';
 import {
   EventSubjects,
   StockIssuedEvent,
   StockReceivedEvent,
   StockRevaluedEvent,
-} from './warehouse/documents.contract.js';
+} from './warehouse/stock.contract.js';
 
 /** Header with the major version of an event's payload schema (a decimal integer, `1` today). */
 export const EVENT_VERSION_HEADER = 'Event-Version';

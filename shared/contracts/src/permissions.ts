@@ -25,7 +25,8 @@ import {
 } from './invoicing/e-invoice-delivery.contract.js';
 import { receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
 import { getReceivedEInvoiceView, storeReceivedEInvoice } from './invoicing/inbox.contract.js';
-import { getSalesInvoice, InvoiceEventSubjects } from './invoicing/invoices.contract.js';
+import { InvoiceEventSubjects } from './invoicing/invoice-events.contract.js';
+import { getSalesInvoice } from './invoicing/invoices.contract.js';
 import { getCompanyProfile, getSalesInvoiceCopySource, resolvePeriod } from './invoicing/lookups.contract.js';
 import {
   bankAccounts,
@@ -35,7 +36,7 @@ import {
   vatCodes,
 } from './invoicing/master-data.contract.js';
 import { reports, resolveReport } from './reporting/reports.contract.js';
-import { getIssueCard } from './warehouse/documents.contract.js';
+import { getIssueCard } from './warehouse/issue-cards.contract.js';
 import {
   closeWarehousePeriod,
   countCardsOutsidePeriod,

@@ -4,7 +4,7 @@
  */
 
 import { z } from './primitives.js';
-import { OperationCanceledProblem } from './warehouse/documents.contract.js';
+import { OperationCanceledProblem } from './warehouse/issue-cards.contract.js';
 
 /** Error code → schema of the problem's extension members. */
 export const problemExtensions: Readonly<Record<string, z.ZodType>> = {

@@ -1,26 +1,14 @@
 /**
- * Purchase and sales invoices (INTERFACE §2.3, §2.4, §4.2, §4.3; DESIGN §6). Subjects
+ * Sales invoices (INTERFACE §2.4, §4.3; DESIGN §6): create, update, read, pay, cancel. Subjects
  * `invoicing.<resource>.<verb>`. Amounts are in the company currency with 2 decimals unless stated;
  * unit prices and quantities 4 decimals; rates in percent; dates `YYYY-MM-DD`.
  */
 
 import { dec } from '@bm/money';
 import { defineContract } from '../contract.js';
-import {
-  Amount,
-  Country,
-  DateOnly,
-  Decimal4,
-  decimal,
-  Guid,
-  Int,
-  idOrCode,
-  Page,
-  PageQuery,
-  z,
-} from '../primitives.js';
-import { AccountingEntry } from '../warehouse/documents.contract.js';
-import { EInvoiceDelivery, EInvoiceDeliveryStatus } from './e-invoice-delivery.contract.js';
+import { Amount, Country, DateOnly, Decimal4, decimal, Guid, Int, idOrCode, z } from '../primitives.js';
+import { AccountingEntry } from '../warehouse/document-fields.js';
+import { EInvoiceDelivery } from './e-invoice-delivery.contract.js';
 
 const Code = () => z.string().trim().min(1).max(30);
 const nonZero = (v: string) => !/^-?0+(\.0+)?$/.test(v);
@@ -239,51 +227,6 @@ export const SalesInvoice = z.object({
 });
 export type SalesInvoice = z.infer<typeof SalesInvoice>;
 
-/** One line of the sales-invoice list view (INTERFACE §4.3: joined with partners and ordners). */
-export const SalesInvoiceListItem = z.object({
-  id: Guid(),
-  recordNumber: z.string(),
-  ordnerId: Guid(),
-  ordnerCode: z.string(),
-  warehouseId: Guid(),
-  partnerId: Guid().nullable(),
-  /** The invoice's own partner snapshot (name and address as invoiced); renaming the partner later changes nothing here. */
-  partnerDetail: z.string().nullable(),
-  /** The first line of `partnerDetail`. */
-  partnerName: z.string().nullable(),
-  partnerCountry: z.string().nullable(),
-  partnerNumber3: z.string().nullable(),
-  dateCreated: DateOnly(),
-  dateAccounting: DateOnly(),
-  dateDelivery: DateOnly().nullable(),
-  dateValidTo: DateOnly().nullable(),
-  symbolVariable: z.string().nullable(),
-  warehouseRecordNo: z.string().nullable(),
-  currency: z.string(),
-  bankAccountId: Guid().nullable(),
-  /** The IBAN of the invoice's bank account (electronic format). */
-  iban: z.string().nullable(),
-  vatCode: z.string(),
-  sumBase: Amount(),
-  sumVat: Amount(),
-  sumTotal: Amount(),
-  vatSummary: z.array(VatSummaryLine),
-  balance: Amount(),
-  state: InvoiceState,
-  /** Extension (issue #23): the e-invoice's delivery status (`draft` when not issued). */
-  eInvoiceStatus: EInvoiceDeliveryStatus,
-});
-
-/** List query: paging plus the filter extensions. */
-export const SalesInvoiceListQuery = PageQuery.extend({
-  dateFrom: DateOnly().optional(),
-  dateTo: DateOnly().optional(),
-  partnerId: Guid().optional(),
-  state: InvoiceState.optional(),
-  /** Extension (issue #23): only invoices whose e-invoice has this delivery status (`draft`: not issued). */
-  eInvoiceStatus: EInvoiceDeliveryStatus.optional(),
-});
-
 export const createSalesInvoice = defineContract({
   subject: 'invoicing.sales-invoices.create',
   request: SalesInvoiceInput,
@@ -298,11 +241,6 @@ export const getSalesInvoice = defineContract({
   subject: 'invoicing.sales-invoices.get',
   request: z.object({ id: Guid() }),
   reply: SalesInvoice,
-});
-export const listSalesInvoices = defineContract({
-  subject: 'invoicing.sales-invoices.list',
-  request: SalesInvoiceListQuery,
-  reply: Page(SalesInvoiceListItem),
 });
 /**
  * A payment (DESIGN §6 "States"): the sign of the open balance (positive on an invoice, negative, a refund,
@@ -322,24 +260,6 @@ export const cancelSalesInvoice = defineContract({
   request: z.object({ id: Guid() }),
   reply: SalesInvoice,
 });
-
-/** Events of invoicing (JetStream `EVENTS`). */
-export const InvoiceEventSubjects = {
-  salesInvoiceCreated: 'events.invoicing.sales-invoice-created',
-  salesInvoiceUpdated: 'events.invoicing.sales-invoice-updated',
-  purchaseInvoiceCreated: 'events.invoicing.purchase-invoice-created',
-  eInvoiceIssued: 'events.invoicing.e-invoice-issued',
-  eInvoiceStatusChanged: 'events.invoicing.e-invoice-status-changed',
-} as const;
-export const InvoiceEvent = z.object({
-  eventId: Guid(),
-  companyId: Guid(),
-  invoiceId: Guid(),
-  recordNumber: z.string(),
-  sumTotal: Amount(),
-  state: z.string().optional(),
-});
-export type InvoiceEvent = z.infer<typeof InvoiceEvent>;
 
 /** Integer helper re-exported for page path parameters. */
 export const PageNumber = () => Int().pipe(z.number().min(1, { message: 'page numbers start at 1' }));

@@ -8,7 +8,7 @@
 import { dec } from '@bm/money';
 import { defineContract } from '../contract.js';
 import { Amount, DateOnly, Decimal4, decimal, Guid, Page, PageQuery, z } from '../primitives.js';
-import { AccountingEntry } from '../warehouse/documents.contract.js';
+import { AccountingEntry } from '../warehouse/document-fields.js';
 
 const Percent = () =>
   decimal(2).refine((v) => !v.startsWith('-') && dec(v).lte(100), {

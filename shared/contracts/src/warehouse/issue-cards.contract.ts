@@ -1,25 +1,13 @@
 /**
- * Warehouse documents (INTERFACE §2.1, §2.2, §4.1; DESIGN §4 "Stock intake", §5): receipt cards, issue
- * cards, their copy, and the stock report. Subjects `warehouse.<resource>.<verb>`.
+ * Issue cards (INTERFACE §2.1, §2.2, §4.1; DESIGN §5): create, read, copy and the list. Subjects
+ * `warehouse.issue-cards.<verb>`.
  *
  * Units: quantities and unit prices/costs are decimals with up to 4 places; amounts 2 places, in the
  * company currency; dates are business dates `YYYY-MM-DD` in the company's time zone.
  */
 import { defineContract } from '../contract.js';
 import { Amount, DateOnly, Decimal4, Guid, idOrCode, Page, PageQuery, z } from '../primitives.js';
-
-const positive = (v: string) => !/^-/.test(v) && !/^0+(\.0+)?$/.test(v);
-const Qty = () => Decimal4().refine(positive, { message: 'quantity must be greater than zero' });
-const Code = () => z.string().trim().min(1).max(30);
-
-/** One accounting entry (DESIGN §5 "Accounted warehouse"; the same shape for invoices). */
-export const AccountingEntry = z.object({
-  debitAccount: z.string(),
-  creditAccount: z.string(),
-  amount: Amount(),
-  description: z.string(),
-});
-export type AccountingEntry = z.infer<typeof AccountingEntry>;
+import { AccountingEntry, Code, Qty } from './document-fields.js';
 
 /** Issue-card row as sent on create (INTERFACE §2.2 plus the insert-only `itemCode`, `unitCode`). */
 export const IssueCardRowInput = idOrCode(
@@ -149,161 +137,6 @@ export const copyIssueCard = defineContract({
   reply: IssueCard,
 });
 
-/** Receipt-card row: stock intake of `quantity` at `costPrice` per unit. */
-export const ReceiptCardRowInput = idOrCode(
-  z.object({
-    itemId: Guid().optional(),
-    itemCode: Code().optional(),
-    lotNumberID: Guid().nullable().optional(),
-    quantity: Qty(),
-    costPrice: Decimal4().refine((v) => !v.startsWith('-'), { message: 'costPrice must not be negative' }),
-  }),
-  ['itemId', 'itemCode'],
-);
-
-/** Receipt card (DESIGN §4 "Stock intake"). */
-export const ReceiptCardInput = idOrCode(
-  z.object({
-    ordnerId: Guid().optional(),
-    ordnerCode: Code().optional(),
-    warehouseId: Guid().optional(),
-    warehouseCode: Code().optional(),
-    partnerId: Guid().nullable().optional(),
-    recordNumber: z.string().trim().max(30).nullable().optional(),
-    dateOperation: DateOnly().nullable().optional(),
-    dateAccounting: DateOnly().nullable().optional(),
-    periodId: Guid().nullable().optional(),
-    rows: z.array(ReceiptCardRowInput).min(1, { message: 'at least one row is required' }).max(5000),
-  }),
-  ['ordnerId', 'ordnerCode'],
-  ['warehouseId', 'warehouseCode'],
-);
-export type ReceiptCardInput = z.infer<typeof ReceiptCardInput>;
-
-export const ReceiptCardRow = z.object({
-  id: Guid(),
-  itemId: Guid(),
-  lotNumberID: Guid().nullable(),
-  quantity: Decimal4(),
-  costPrice: Decimal4(),
-  amount: Amount(),
-});
-export const ReceiptCard = z.object({
-  id: Guid(),
-  ordnerId: Guid(),
-  warehouseId: Guid(),
-  partnerId: Guid().nullable(),
-  recordNumber: z.string(),
-  dateOperation: DateOnly(),
-  dateAccounting: DateOnly(),
-  periodId: Guid().nullable(),
-  rows: z.array(ReceiptCardRow),
-  totalCost: Amount(),
-  accountingEntries: z.array(AccountingEntry),
-});
-export type ReceiptCard = z.infer<typeof ReceiptCard>;
-
-/** `POST /1.6/warehouses/receipt-cards`. */
-export const createReceiptCard = defineContract({
-  subject: 'warehouse.receipt-cards.create',
-  request: ReceiptCardInput,
-  reply: ReceiptCard,
-});
-/** `GET /1.6/warehouses/receipt-cards/{id}`. */
-export const getReceiptCard = defineContract({
-  subject: 'warehouse.receipt-cards.get',
-  request: z.object({ id: Guid() }),
-  reply: ReceiptCard,
-});
-
-/** Stock of a warehouse as of the end of `date` (default today), per item and lot. */
-export const StockQuery = z.object({ date: DateOnly().optional(), itemId: Guid().optional() });
-export const StockReport = z.object({
-  date: DateOnly(),
-  warehouseId: Guid(),
-  items: z.array(
-    z.object({
-      itemId: Guid(),
-      code: z.string(),
-      lotNumberID: Guid().nullable(),
-      quantity: Decimal4(),
-      value: Amount(),
-    }),
-  ),
-});
-export type StockReport = z.infer<typeof StockReport>;
-/** `GET /1.6/warehouses/{id}/stock?date=&itemId=`. */
-export const getStock = defineContract({
-  subject: 'warehouse.stock.get',
-  request: StockQuery.extend({ warehouseId: Guid() }),
-  reply: StockReport,
-});
-
-/** Event `events.warehouse.stock-issued` (DESIGN §5): one per stored issue card. */
-export const StockIssuedEvent = z.object({
-  eventId: Guid(),
-  companyId: Guid(),
-  issueCardId: Guid(),
-  recordNumber: z.string(),
-  warehouseId: Guid(),
-  dateOperation: DateOnly(),
-  sourceId: Guid().nullable(),
-  sourceType: SourceType.nullable(),
-  rows: z.array(
-    z.object({ itemId: Guid(), lotNumberID: Guid().nullable(), quantity: Decimal4(), costPrice: Decimal4() }),
-  ),
-});
-export type StockIssuedEvent = z.infer<typeof StockIssuedEvent>;
-
-/** Event `events.warehouse.stock-received`: one per stored receipt card. */
-export const StockReceivedEvent = z.object({
-  eventId: Guid(),
-  companyId: Guid(),
-  receiptCardId: Guid(),
-  recordNumber: z.string(),
-  warehouseId: Guid(),
-  dateOperation: DateOnly(),
-  rows: z.array(
-    z.object({ itemId: Guid(), lotNumberID: Guid().nullable(), quantity: Decimal4(), costPrice: Decimal4() }),
-  ),
-});
-export type StockReceivedEvent = z.infer<typeof StockReceivedEvent>;
-
-/** Event subjects (JetStream stream `EVENTS`, subjects `events.>`). */
-export const EventSubjects = {
-  stockIssued: 'events.warehouse.stock-issued',
-  stockReceived: 'events.warehouse.stock-received',
-  stockRevalued: 'events.warehouse.stock-revalued',
-} as const;
-
-/**
- * `events.warehouse.stock-revalued` (DESIGN §5 "Repost"): a back-dated receipt or issue changed the cost
- * of this stored issue card. `rows` are the card's rows after the repost; totals in the company currency
- * (2 decimals), cost prices 4 decimals. Published once per revalued card through the outbox.
- */
-export const StockRevaluedEvent = z.object({
-  eventId: Guid(),
-  companyId: Guid(),
-  issueCardId: Guid(),
-  recordNumber: z.string(),
-  warehouseId: Guid(),
-  dateOperation: DateOnly(),
-  /** The back-dated document that caused the repost. */
-  causedBy: Guid(),
-  totalCostBefore: Amount(),
-  totalCostAfter: Amount(),
-  rows: z.array(
-    z.object({
-      itemId: Guid(),
-      lotNumberID: Guid().nullable(),
-      quantity: Decimal4(),
-      costPrice: Decimal4(),
-      amount: Amount(),
-    }),
-  ),
-});
-export type StockRevaluedEvent = z.infer<typeof StockRevaluedEvent>;
-
 /**
  * Query of the issue-card and receipt-card lists (extension): paging plus optional filters on
  * `dateOperation` (inclusive range), warehouse and partner. Newest first: `dateOperation` desc, then
@@ -327,14 +160,4 @@ export const listIssueCards = defineContract({
   subject: 'warehouse.issue-cards.list',
   request: WarehouseDocumentListQuery,
   reply: Page(IssueCardListItem),
-});
-
-/** A receipt card in the list: its header and total cost, without rows and entries. */
-export const ReceiptCardListItem = ReceiptCard.omit({ rows: true, accountingEntries: true });
-export type ReceiptCardListItem = z.infer<typeof ReceiptCardListItem>;
-/** `GET /1.6/warehouses/receipt-cards[/{page}]` (extension): a page of receipt cards. */
-export const listReceiptCards = defineContract({
-  subject: 'warehouse.receipt-cards.list',
-  request: WarehouseDocumentListQuery,
-  reply: Page(ReceiptCardListItem),
 });

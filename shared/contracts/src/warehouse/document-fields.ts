@@ -1,0 +1,20 @@
+/**
+ * Fields the warehouse documents' contracts share, and the accounting entry that warehouse cards and
+ * invoices both carry (DESIGN §5 "Accounted warehouse").
+ */
+import { Amount, Decimal4, z } from '../primitives.js';
+
+const positive = (v: string) => !/^-/.test(v) && !/^0+(\.0+)?$/.test(v);
+/** A quantity greater than zero, up to 4 decimals. */
+export const Qty = () => Decimal4().refine(positive, { message: 'quantity must be greater than zero' });
+/** An insert-only code (item, unit, ordner, warehouse), 1 to 30 characters. */
+export const Code = () => z.string().trim().min(1).max(30);
+
+/** One accounting entry (DESIGN §5 "Accounted warehouse"; the same shape for invoices). */
+export const AccountingEntry = z.object({
+  debitAccount: z.string(),
+  creditAccount: z.string(),
+  amount: Amount(),
+  description: z.string(),
+});
+export type AccountingEntry = z.infer<typeof AccountingEntry>;

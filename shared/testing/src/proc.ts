@@ -1,0 +1,94 @@
+/**
+ * Process helpers of the local servers (DESIGN §8): a free port, waiting for a condition, a log's tail,
+ * running a command with its own error output, and finding an executable.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
+
+/** Whether this process runs as root (it may then install packages and run PostgreSQL as `postgres`). */
+export const isRoot = () => process.getuid?.() === 0;
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `check` every 100 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeoutMs) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not come up within ${timeoutMs} ms`);
+}
+
+/** The last `lines` lines of a log file, or '' when it cannot be read. */
+export function tail(file: string, lines = 25): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Runs a command and returns its stdout; on failure throws an Error that carries the command's own
+ * stderr and stdout, so the user sees the reason (not `stdout: null, stderr: null`).
+ */
+export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): string {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: opts.env });
+  } catch (e) {
+    const err = e as { status?: number; stderr?: string; stdout?: string; message: string };
+    const output = [err.stderr, err.stdout]
+      .map((s) => s?.trim())
+      .filter(Boolean)
+      .join('\n');
+    throw new Error(
+      `${[cmd, ...args].join(' ')} failed (exit ${err.status ?? '?'})${output ? `:\n${output}` : `: ${err.message}`}`,
+    );
+  }
+}
+
+const SBIN = ['/usr/local/sbin', '/usr/sbin', '/sbin'];
+
+/** An executable file named `name` on PATH or in the sbin folders (root's PATH has them, a user's may not). */
+export function findOnPath(name: string, env: Record<string, string | undefined>): string | undefined {
+  const dirs = [...(env.PATH ?? '').split(delimiter).filter(Boolean), ...SBIN];
+  for (const d of dirs) {
+    const p = join(d, name);
+    try {
+      if (statSync(p).isFile() && (statSync(p).mode & 0o111) !== 0) return p;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+/** Where the Debian package `pkg` installed the executable `name`, asked of the package (`dpkg -L`). */
+export function installedBy(pkg: string, name: string): string | undefined {
+  try {
+    return run('dpkg', ['-L', pkg])
+      .split('\n')
+      .map((l) => l.trim())
+      .find((p) => p.endsWith(`/${name}`) && statSync(p).isFile() && (statSync(p).mode & 0o111) !== 0);
+  } catch {
+    return undefined;
+  }
+}
