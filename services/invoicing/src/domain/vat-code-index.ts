@@ -4,7 +4,7 @@
  * Pure; the code lists come from the master-data cache and are never changed after they are handed out.
  */
 import { type Dec, dec } from '@bm/money';
-import type { VatCodeDef } from './vat-selection.js';
+import type { VatCodeDef } from './vat-code.js';
 
 /** Output codes by country and exact rate, per code list (the master-data cache hands out one list). */
 const outputCodesByRate = new WeakMap<readonly VatCodeDef[], Map<string, VatCodeDef[]>>();

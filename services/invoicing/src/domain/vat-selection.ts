@@ -12,28 +12,13 @@
 import type { VatKind } from '@bm/contracts';
 import { type Dec, dec } from '@bm/money';
 import { EU_MEMBER_STATES } from './eu-vat-rates.js';
+import type { VatCodeDef } from './vat-code.js';
 import { outputCodesAt } from './vat-code-index.js';
 
 /** The kind of a VAT code (DESIGN §6), as the contracts define it. */
 export type { VatKind } from '@bm/contracts';
 
-export interface VatParagraph {
-  id: string;
-  code: string;
-  isDefault: boolean;
-}
-
-export interface VatCodeDef {
-  id: string;
-  code: string;
-  type: 'O' | 'I';
-  country: string;
-  rate: string;
-  validFrom: string;
-  validTo: string | null;
-  kind: VatKind;
-  paragraphs: VatParagraph[];
-}
+export type { VatCodeDef, VatParagraph } from './vat-code.js';
 
 /** The seller's tax profile (DESIGN §6 "Company tax profile"). */
 export interface TaxProfile {

@@ -20,7 +20,9 @@ import {
   OutboxEntity,
   SalesInvoiceEntity,
 } from '../persistence/entities.js';
-import type { ArchiveRow } from './e-invoice.store.js';
+
+/** A row of the e-invoice archive (the same type e-invoice.store.ts names). */
+type ArchiveRow = InstanceType<typeof EInvoiceDocumentEntity.class>;
 
 /** The delivery state stored on an issued document. */
 export function deliveryOf(row: ArchiveRow): DeliveryState {

@@ -4,14 +4,13 @@
  */
 
 import type { SourceType } from '@bm/contracts';
-import type { Ctx } from '@bm/service-kit';
+import type { Ctx, DocumentDeps } from '@bm/service-kit';
 import type { CopySource } from '../domain/copy.js';
 import { salesInvoiceCopySource } from '../ports/sales-invoice.port.js';
 import { localCopySource, stockItemIds } from '../store/copy-source.reads.js';
-import type { WarehouseDeps } from './create-issue-card.js';
 
 /** What kind of record `sourceId` is: a local issue or receipt card, else a sales invoice. 422 when none. */
-export async function findSourceType(deps: WarehouseDeps, ctx: Ctx, sourceId: string): Promise<SourceType> {
+export async function findSourceType(deps: DocumentDeps, ctx: Ctx, sourceId: string): Promise<SourceType> {
   return (await loadSource(deps, ctx, sourceId)).sourceType;
 }
 
@@ -19,7 +18,7 @@ export async function findSourceType(deps: WarehouseDeps, ctx: Ctx, sourceId: st
  * Loads a copy source (INTERFACE §4.1 copy: an issue card, a receipt card or a sales invoice).
  * @throws 422 ReferenceNotFound (from invoicing) when `sourceId` is none of them.
  */
-export async function loadSource(deps: WarehouseDeps, ctx: Ctx, sourceId: string): Promise<CopySource> {
+export async function loadSource(deps: DocumentDeps, ctx: Ctx, sourceId: string): Promise<CopySource> {
   const local = await localCopySource(ctx.em, sourceId);
   if (local) return local;
   const invoice = await salesInvoiceCopySource(deps.kit, ctx, sourceId);
