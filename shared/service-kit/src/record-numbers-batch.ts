@@ -81,8 +81,11 @@ export interface NumberReservation {
  * settling. Requests must share `schema` and `table`.
  */
 export function reserveNumbers(requests: NumberRequest[]): NumberReservation {
-  const { schema, table } = requests[0];
-  // Requests sharing a counter row (one ordner, or years of a format without a year) share one row.
+  return new Reservation(requests);
+}
+
+/** The counters of `requests` (requests sharing an ordner and counter year share one), in lock order. */
+function countersOf(requests: NumberRequest[]): Counter[] {
   const counters = new Map<string, Counter>();
   for (const [i, r] of requests.entries()) {
     const key = restartsYearly(r.ordner.numberFormat) ? r.year : 0;
@@ -91,121 +94,187 @@ export function reserveNumbers(requests: NumberRequest[]): NumberReservation {
     c.parts.push(i);
     counters.set(id, c);
   }
-  const sorted = [...counters.values()].sort((a, b) =>
+  return [...counters.values()].sort((a, b) =>
     a.ordnerId < b.ordnerId ? -1 : a.ordnerId > b.ordnerId ? 1 : a.key - b.key,
   );
-  const total = (c: Counter) => c.parts.reduce((n, i) => n + requests[i].n, 0);
-  const seenKey = (c: Counter) => `${schema}|${c.ordnerId}|${c.key}`;
-  /** The candidate of sequence value `seq` for a counter (its requests share the ordner's format). */
-  const candidate = (c: Counter, seq: number) =>
-    formatRecordNumber(requests[c.parts[0]].ordner.numberFormat, requests[c.parts[0]].year, seq);
+}
+
+/** The reservation of {@link reserveNumbers}: its statement, then its settlement. */
+class Reservation implements NumberReservation {
+  private readonly schema: string;
+  private readonly table: string;
+  private readonly sorted: Counter[];
   /**
    * Where each counter's prediction starts. Checked against the counter's answer, not against
    * {@link lastSeen} then: another transaction of this process numbering the same counter meanwhile
    * moves the mark while this statement waits for its row, and its end is exactly where this one's
    * numbers start.
    */
-  const predictedStart = new Map<Counter, number>();
-  const ask: [string, string][] = [];
-  for (const c of sorted) {
-    const seen = lastSeen.get(seenKey(c));
-    if (seen === undefined) continue;
-    predictedStart.set(c, seen + 1);
-    for (let k = 0; k < total(c); k++) ask.push([c.companyId, candidate(c, seen + 1 + k)]);
+  private readonly predictedStart = new Map<Counter, number>();
+  readonly statement: Statement;
+
+  constructor(private readonly requests: NumberRequest[]) {
+    ({ schema: this.schema, table: this.table } = requests[0]);
+    this.sorted = countersOf(requests);
+    const ask: [string, string][] = [];
+    for (const c of this.sorted) {
+      const seen = lastSeen.get(this.seenKey(c));
+      if (seen === undefined) continue;
+      this.predictedStart.set(c, seen + 1);
+      for (let k = 0; k < this.total(c); k++) ask.push([c.companyId, this.candidate(c, seen + 1 + k)]);
+    }
+    this.statement = this.reserveStatement(ask);
   }
-  const statement: Statement = {
-    sql: `with u as (select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::int[]) with ordinality as u("c", "o", "y", "w", "n")),
+
+  private total(c: Counter): number {
+    return c.parts.reduce((n, i) => n + this.requests[i].n, 0);
+  }
+
+  private seenKey(c: Counter): string {
+    return `${this.schema}|${c.ordnerId}|${c.key}`;
+  }
+
+  /** The candidate of sequence value `seq` for a counter (its requests share the ordner's format). */
+  private candidate(c: Counter, seq: number): string {
+    const r = this.requests[c.parts[0]];
+    return formatRecordNumber(r.ordner.numberFormat, r.year, seq);
+  }
+
+  /** Advances every counter by its requests' total and finds which of the `ask` candidates are used. */
+  private reserveStatement(ask: [string, string][]): Statement {
+    const s = this.schema;
+    return {
+      sql: `with u as (select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::int[]) with ordinality as u("c", "o", "y", "w", "n")),
        c as (
-         insert into "${schema}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value")
+         insert into "${s}"."ordner_counter" ("company_id", "ordner_id", "year", "last_value")
          select u."c", u."o", u."y", u."w" + case when u."y" = 0
-                  then coalesce((select max(t."last_value") from "${schema}"."ordner_counter" t where t."ordner_id" = u."o"), 0)
+                  then coalesce((select max(t."last_value") from "${s}"."ordner_counter" t where t."ordner_id" = u."o"), 0)
                   else 0 end
            from u order by u."n"
          on conflict ("ordner_id", "year") do update
            set "last_value" = "ordner_counter"."last_value" + (select u."w" from u where u."o" = excluded."ordner_id" and u."y" = excluded."year")
          returning "ordner_id", "year", "last_value"),
-       h as (${usedAmong(table)})
+       h as (${usedAmong(this.table)})
        select 'c' as "k", c."ordner_id"::text as "a", c."year"::text as "b", c."last_value"::text as "v" from c
        union all select 'h', h."company_id"::text, h."record_number", null from h`,
-    params: [
-      pgArray(sorted.map((c) => c.companyId)),
-      pgArray(sorted.map((c) => c.ordnerId)),
-      pgArray(sorted.map((c) => c.key)),
-      pgArray(sorted.map(total)),
-      pgArray(ask.map((x) => x[0])),
-      pgArray(ask.map((x) => x[1])),
-    ],
-  };
+      params: [
+        pgArray(this.sorted.map((c) => c.companyId)),
+        pgArray(this.sorted.map((c) => c.ordnerId)),
+        pgArray(this.sorted.map((c) => c.key)),
+        pgArray(this.sorted.map((c) => this.total(c))),
+        pgArray(ask.map((x) => x[0])),
+        pgArray(ask.map((x) => x[1])),
+      ],
+    };
+  }
 
-  const settle: NumberReservation['settle'] = async (em, rows, used) => {
+  async settle(em: EntityManager, rows: unknown[], used: readonly number[]) {
     const answer = rows as { k: 'c' | 'h'; a: string; b: string; v: string | null }[];
     const last = new Map(answer.filter((r) => r.k === 'c').map((r) => [`${r.a}:${r.b}`, Number(r.v)]));
-    const taken = new Set(answer.filter((r) => r.k === 'h').map((r) => `${r.a}:${r.b}`));
-    /** Candidates whose use by hand is known (looked up with the counter, or later). */
-    const known = new Set<string>();
+    const byHand = new UsedNumbers(
+      em,
+      this.table,
+      answer.filter((r) => r.k === 'h').map((r) => `${r.a}:${r.b}`),
+    );
     const range = new Map<Counter, { start: number; end: number }>();
     const unchecked: [string, string][] = [];
-    for (const c of sorted) {
+    for (const c of this.sorted) {
       const end = last.get(`${c.ordnerId}:${c.key}`)!;
-      const start = end - total(c) + 1;
+      const start = end - this.total(c) + 1;
       range.set(c, { start, end });
       for (let seq = start; seq <= end; seq++) {
-        const k = `${c.companyId}:${candidate(c, seq)}`;
-        if (predictedStart.get(c) === start) known.add(k);
-        else unchecked.push([c.companyId, candidate(c, seq)]);
+        if (this.predictedStart.get(c) === start)
+          byHand.known.add(`${c.companyId}:${this.candidate(c, seq)}`);
+        else unchecked.push([c.companyId, this.candidate(c, seq)]);
       }
     }
-    /** Looks up whether `pairs` (company, number) are used by hand: one statement. */
-    const lookUp = async (pairs: [string, string][]) => {
-      if (!pairs.length) return;
-      const found = await execBound<{ company_id: string; record_number: string }>(em, usedAmong(table), [
-        pgArray(pairs.map((a) => a[0])),
-        pgArray(pairs.map((a) => a[1])),
-      ]);
-      for (const f of found) taken.add(`${f.company_id}:${f.record_number}`);
-      for (const [co, n] of pairs) known.add(`${co}:${n}`);
-    };
-    await lookUp(unchecked);
-    const numbers = requests.map(() => [] as string[]);
+    await byHand.lookUp(unchecked);
+    const numbers = this.requests.map(() => [] as string[]);
     const ends: { c: Counter; value: number }[] = [];
-    for (const c of sorted) {
+    for (const c of this.sorted) {
       const { start, end } = range.get(c)!;
-      let seq = start;
-      let lastUsed = start - 1;
-      for (const i of c.parts) {
-        while (numbers[i].length < used[i]) {
-          const x = candidate(c, seq);
-          const k = `${c.companyId}:${x}`;
-          // Past the reservation (numbers used by hand were skipped): the next few are looked up at once.
-          if (!known.has(k))
-            await lookUp(
-              Array.from({ length: 8 }, (_, d) => [c.companyId, candidate(c, seq + d)] as [string, string]),
-            );
-          if (!taken.has(k)) {
-            numbers[i].push(x);
-            lastUsed = seq;
-          }
-          seq++;
-        }
-      }
+      const lastUsed = await this.number(c, start, used, numbers, byHand);
       if (lastUsed !== end) ends.push({ c, value: lastUsed });
-      remember(seenKey(c), lastUsed);
+      remember(this.seenKey(c), lastUsed);
     }
-    const counters: Statement | undefined = ends.length
-      ? {
-          sql: `update "${schema}"."ordner_counter" c set "last_value" = u."v"
-                 from unnest(?::uuid[], ?::int[], ?::int[]) as u("o", "y", "v")
-                where c."ordner_id" = u."o" and c."year" = u."y"`,
-          params: [
-            pgArray(ends.map((e) => e.c.ordnerId)),
-            pgArray(ends.map((e) => e.c.key)),
-            pgArray(ends.map((e) => e.value)),
-          ],
+    return { numbers, counters: this.counterStatement(ends) };
+  }
+
+  /**
+   * Numbers the first `used[i]` documents of each of `c`'s requests from `start` on, skipping numbers
+   * used by hand; returns the last sequence value used (`start - 1` when none).
+   */
+  private async number(
+    c: Counter,
+    start: number,
+    used: readonly number[],
+    numbers: string[][],
+    byHand: UsedNumbers,
+  ): Promise<number> {
+    let seq = start;
+    let lastUsed = start - 1;
+    for (const i of c.parts) {
+      while (numbers[i].length < used[i]) {
+        const x = this.candidate(c, seq);
+        // Past the reservation (numbers used by hand were skipped): the next few are looked up at once.
+        if (!byHand.known.has(`${c.companyId}:${x}`))
+          await byHand.lookUp(
+            Array.from(
+              { length: 8 },
+              (_, d) => [c.companyId, this.candidate(c, seq + d)] as [string, string],
+            ),
+          );
+        if (!byHand.taken.has(`${c.companyId}:${x}`)) {
+          numbers[i].push(x);
+          lastUsed = seq;
         }
-      : undefined;
-    return { numbers, counters };
-  };
-  return { statement, settle };
+        seq++;
+      }
+    }
+    return lastUsed;
+  }
+
+  /** Sets the counters whose reservation was not used exactly to their last number used. */
+  private counterStatement(ends: { c: Counter; value: number }[]): Statement | undefined {
+    if (!ends.length) return undefined;
+    return {
+      sql: `update "${this.schema}"."ordner_counter" c set "last_value" = u."v"
+             from unnest(?::uuid[], ?::int[], ?::int[]) as u("o", "y", "v")
+            where c."ordner_id" = u."o" and c."year" = u."y"`,
+      params: [
+        pgArray(ends.map((e) => e.c.ordnerId)),
+        pgArray(ends.map((e) => e.c.key)),
+        pgArray(ends.map((e) => e.value)),
+      ],
+    };
+  }
+}
+
+/** Which (company, record number) pairs documents already use (numbers given by hand), as far as known. */
+class UsedNumbers {
+  /** `company:number` pairs whose use is known (looked up with the counter, or later). */
+  readonly known = new Set<string>();
+  readonly taken: Set<string>;
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly table: string,
+    taken: string[],
+  ) {
+    this.taken = new Set(taken);
+  }
+
+  /** Looks up whether `pairs` (company, number) are used by hand: one statement. */
+  async lookUp(pairs: [string, string][]): Promise<void> {
+    if (!pairs.length) return;
+    const found = await execBound<{ company_id: string; record_number: string }>(
+      this.em,
+      usedAmong(this.table),
+      [pgArray(pairs.map((a) => a[0])), pgArray(pairs.map((a) => a[1]))],
+    );
+    for (const f of found) this.taken.add(`${f.company_id}:${f.record_number}`);
+    for (const [co, n] of pairs) this.known.add(`${co}:${n}`);
+  }
 }
 
 /**
