@@ -13,7 +13,13 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuPerDocument, cpuSnapshot, machineBusy, machineTicks, stackGroups } from './cpu.js';
-import { type BenchCompany, issueCardBody, prepareCompany, salesInvoiceBody } from './load.js';
+import {
+  type BenchCompany,
+  issueCardBody,
+  prepareCompany,
+  salesInvoiceBody,
+  stockedSalesInvoiceBody,
+} from './load.js';
 import { startBenchStack } from './support.js';
 
 /** The last commit before issue #24's work: the "commit before" of its acceptance. */
@@ -76,6 +82,7 @@ async function side(label: string, root: string): Promise<Side> {
 const kinds = [
   { label: 'issue cards', path: '/1.6/warehouses/issue-cards', body: issueCardBody },
   { label: 'sales invoices', path: '/1.6/sales/invoices', body: salesInvoiceBody },
+  { label: 'stocked sales invoices', path: '/1.6/sales/invoices', body: stockedSalesInvoiceBody },
 ] as const;
 
 interface Result {

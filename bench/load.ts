@@ -75,3 +75,19 @@ export function salesInvoiceBody(co: BenchCompany, today: string): string {
     })),
   });
 }
+
+/**
+ * A five-row sales invoice of five different random stocked items, one piece each, from the warehouse
+ * (issue #38: the invoice's issue card is stored by the warehouse in the same request).
+ */
+export function stockedSalesInvoiceBody(co: BenchCompany, today: string): string {
+  const pick = new Set<string>();
+  while (pick.size < 5) pick.add(co.items[Math.floor(Math.random() * co.items.length)]);
+  return JSON.stringify({
+    ordnerCode: 'OF',
+    warehouseId: co.hs.id,
+    partnerId: co.partner.id,
+    dateCreated: today,
+    rows: [...pick].map((itemId) => ({ itemId, quantity: 1, price: '12.50', vatRate: 23 })),
+  });
+}

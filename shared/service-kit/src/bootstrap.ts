@@ -107,40 +107,11 @@ export async function startService(o: StartOptions): Promise<RunningService> {
   setJetStreamReplicas(o.config.NATS_REPLICAS ?? 1);
   setParallelGroups(o.config.GROUP_COMMIT_PARALLEL ?? 1);
   const log = createLogger(o.name, o.config.LOG_LEVEL ?? 'info');
-  const orm = await initOrm({
-    ...o.orm,
-    clientUrl: o.config.DATABASE_URL,
-    log,
-    poolMax: o.config.DB_POOL_MAX,
-    poolTimeoutMs: o.config.DB_POOL_TIMEOUT_MS,
-  });
-  const nc = await connect(natsOptions(o.config, o.name)).catch(async (e) => {
-    await orm.close();
-    throw e;
-  });
+  const { orm, nc } = await connectBoth(o, log);
   const service = await new Svcm(nc).add({ name: o.name, version: o.version ?? '1.6.0', queue: o.name });
   const instance = service.info().id;
-  let inFlight = 0;
-  let idle: (() => void) | undefined;
-  const wrapDb = emWrap(orm);
-  const serveOpts: ServeOptions = {
-    log,
-    nc,
-    instance,
-    wrap: async <T>(
-      ctx: RequestContext,
-      fn: (extra: Record<string, unknown>) => Promise<T>,
-      subject?: string,
-    ): Promise<T> => {
-      inFlight++;
-      try {
-        return await wrapDb(ctx, fn, subject);
-      } finally {
-        inFlight--;
-        if (inFlight === 0) idle?.();
-      }
-    },
-  };
+  const gate = inFlightGate(emWrap(orm));
+  const serveOpts: ServeOptions = { log, nc, instance, wrap: gate.wrap };
   const kit: ServiceKit = { name: o.name, instance, log, orm, nc, service, serveOpts };
   const unobserve = observeOrm(orm, o.orm.schema, { outbox: o.outbox ?? true });
   let metrics: MetricsServer | undefined;
@@ -158,7 +129,7 @@ export async function startService(o: StartOptions): Promise<RunningService> {
   const stop = () =>
     (stopping ??= (async () => {
       await service.stop().catch(() => undefined);
-      if (inFlight > 0) await new Promise<void>((r) => (idle = r));
+      await gate.idle();
       if (stopExtra) await stopExtra();
       await nc.drain().catch(() => undefined);
       unobserve();
@@ -168,6 +139,47 @@ export async function startService(o: StartOptions): Promise<RunningService> {
       log.info(`${o.name} service stopped`);
     })());
   return { kit, stop, metricsPort: metrics?.port };
+}
+
+/** The service's ORM (its pool, migrations applied) and its NATS connection; the pool closed again when NATS fails. */
+async function connectBoth(o: StartOptions, log: Logger) {
+  const orm = await initOrm({
+    ...o.orm,
+    clientUrl: o.config.DATABASE_URL,
+    log,
+    poolMax: o.config.DB_POOL_MAX,
+    poolTimeoutMs: o.config.DB_POOL_TIMEOUT_MS,
+  });
+  const nc = await connect(natsOptions(o.config, o.name)).catch(async (e) => {
+    await orm.close();
+    throw e;
+  });
+  return { orm, nc };
+}
+
+/** Counts the messages in flight around `wrapDb`; `idle()` resolves once none is (a graceful stop). */
+function inFlightGate(wrapDb: ReturnType<typeof emWrap>) {
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  const wrap = async <T>(
+    ctx: RequestContext,
+    fn: (extra: Record<string, unknown>) => Promise<T>,
+    subject?: string,
+  ): Promise<T> => {
+    inFlight++;
+    try {
+      return await wrapDb(ctx, fn, subject);
+    } finally {
+      inFlight--;
+      if (inFlight === 0) idle?.();
+    }
+  };
+  return {
+    wrap,
+    idle: async () => {
+      if (inFlight > 0) await new Promise<void>((r) => (idle = r));
+    },
+  };
 }
 
 /** Runs a service as a process: starts it and stops it gracefully on SIGINT/SIGTERM. */

@@ -44,67 +44,71 @@ export function registerCrud<E extends object, In, Out>(
   crud: Pick<Crud<any, any, any>, 'list' | 'get' | 'create' | 'update'>,
   a: CrudAdapter<E, In, Out>,
 ): void {
-  const one = async (e: E, ctx: Ctx) => (await a.toDtos([e], ctx))[0];
-  const find = async (id: string, ctx: Ctx) => {
-    const e = await ctx.em.findOne(a.entity, { id, ...a.scope } as any);
-    if (!e) throw notFound(a.label);
-    return e;
-  };
-  serve<any, { em: EntityManager }>(
-    kit.service,
-    crud.list,
-    async (q: PageQuery, ctx) => {
-      const page = await paginate(
-        ctx.em,
-        a.entity,
-        (a.scope ?? {}) as any,
-        q,
-        a.orderBy ?? { code: 'asc' },
-        (e) => e,
-      );
-      return { ...page, items: await a.toDtos(page.items, ctx) };
-    },
-    kit.serveOpts,
+  const on = <Q>(contract: Crud<any, any, any>['list'], fn: (q: Q, ctx: Ctx) => Promise<unknown>) =>
+    serve<any, { em: EntityManager }>(kit.service, contract, fn as any, kit.serveOpts);
+  on(crud.list, (q: PageQuery, ctx) => listPage(a, q, ctx));
+  on(crud.get, async (q: { id: string }, ctx) => dtoOf(a, await findOne(a, q.id, ctx), ctx));
+  on(crud.create, (input: In, ctx) => createOne(a, input, ctx));
+  on(crud.update, (req: { id: string; data: In }, ctx) => updateOne(a, req.id, req.data, ctx));
+}
+
+const dtoOf = async <E extends object, In, Out>(a: CrudAdapter<E, In, Out>, e: E, ctx: Ctx) =>
+  (await a.toDtos([e], ctx))[0];
+
+/** The record `id` within the adapter's scope. @throws 404 NotFound naming the label */
+async function findOne<E extends object, In, Out>(
+  a: CrudAdapter<E, In, Out>,
+  id: string,
+  ctx: Ctx,
+): Promise<E> {
+  const e = await ctx.em.findOne(a.entity, { id, ...a.scope } as any);
+  if (!e) throw notFound(a.label);
+  return e as E;
+}
+
+/** A page of records (the adapter's order, default by code). */
+async function listPage<E extends object, In, Out>(a: CrudAdapter<E, In, Out>, q: PageQuery, ctx: Ctx) {
+  const page = await paginate(
+    ctx.em,
+    a.entity,
+    (a.scope ?? {}) as any,
+    q,
+    a.orderBy ?? { code: 'asc' },
+    (e) => e,
   );
-  serve<any, { em: EntityManager }>(
-    kit.service,
-    crud.get,
-    async (q: { id: string }, ctx) => one(await find(q.id, ctx), ctx),
-    kit.serveOpts,
-  );
-  serve<any, { em: EntityManager }>(
-    kit.service,
-    crud.create,
-    async (input: In, ctx) => {
-      const data = await a.assign(input, ctx);
-      const e = await ctx.em.transactional(async (em) => {
-        await a.beforeStore?.(data, { ...ctx, em });
-        const created = em.create(a.entity, {
-          id: crypto.randomUUID(),
-          companyId: ctx.companyId,
-          ...a.scope,
-          ...data,
-        } as any);
-        await a.afterStore?.(created, input, { ...ctx, em });
-        return created;
-      });
-      return one(e, ctx);
-    },
-    kit.serveOpts,
-  );
-  serve<any, { em: EntityManager }>(
-    kit.service,
-    crud.update,
-    async (req: { id: string; data: In }, ctx) => {
-      const e = await find(req.id, ctx);
-      const data = await a.assign(req.data, ctx, e);
-      await ctx.em.transactional(async (em) => {
-        await a.beforeStore?.(data, { ...ctx, em }, e);
-        em.assign(e, data as any);
-        await a.afterStore?.(e, req.data, { ...ctx, em });
-      });
-      return one(e, ctx);
-    },
-    kit.serveOpts,
-  );
+  return { ...page, items: await a.toDtos(page.items as E[], ctx) };
+}
+
+/** Creates a record from `input` in one transaction (with the adapter's hooks). */
+async function createOne<E extends object, In, Out>(a: CrudAdapter<E, In, Out>, input: In, ctx: Ctx) {
+  const data = await a.assign(input, ctx);
+  const e = await ctx.em.transactional(async (em) => {
+    await a.beforeStore?.(data, { ...ctx, em });
+    const created = em.create(a.entity, {
+      id: crypto.randomUUID(),
+      companyId: ctx.companyId,
+      ...a.scope,
+      ...data,
+    } as any);
+    await a.afterStore?.(created, input, { ...ctx, em });
+    return created;
+  });
+  return dtoOf(a, e as E, ctx);
+}
+
+/** Replaces record `id` with `input` in one transaction (with the adapter's hooks). @throws 404 */
+async function updateOne<E extends object, In, Out>(
+  a: CrudAdapter<E, In, Out>,
+  id: string,
+  input: In,
+  ctx: Ctx,
+) {
+  const e = await findOne(a, id, ctx);
+  const data = await a.assign(input, ctx, e);
+  await ctx.em.transactional(async (em) => {
+    await a.beforeStore?.(data, { ...ctx, em }, e);
+    em.assign(e, data as any);
+    await a.afterStore?.(e, input, { ...ctx, em });
+  });
+  return dtoOf(a, e, ctx);
 }

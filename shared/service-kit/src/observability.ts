@@ -48,19 +48,28 @@ interface PgPoolStats {
  * events and the age of the oldest one. Returns the function that removes them (on stop).
  */
 export function observeOrm(orm: MikroORM, schema: string, o: { outbox: boolean }): () => void {
+  const removers = [...poolGauges(orm, schema), ...(o.outbox ? outboxGauges(orm, schema) : [])];
+  return () => {
+    for (const r of removers) r();
+  };
+}
+
+/** The pool gauges of `orm` (connections by state, the maximum, the requests waiting); their removers. */
+function poolGauges(orm: MikroORM, schema: string): (() => void)[] {
   // Read without awaiting once known: the pool's figures are taken before this scrape's own backlog
   // queries (gauges collect in registration order) borrow a connection and would count as pending.
   let native: PgPoolStats | undefined;
   const resolve = async () => (native = (await orm.em.getConnection().getNativeClient()) as PgPoolStats);
   void resolve().catch(() => undefined);
+  const pool = async () => native ?? (await resolve());
   const name = { db_client_connection_pool_name: schema };
-  const removers = [
+  return [
     scrapeGauge({
       name: 'db_client_connection_count',
       help: 'Database connections of the pool, by state (idle or used)',
       labelNames: ['db_client_connection_pool_name', 'db_client_connection_state'] as const,
       read: async () => {
-        const p = native ?? (await resolve());
+        const p = await pool();
         return [
           { labels: { ...name, db_client_connection_state: 'idle' }, value: p.idleCount },
           { labels: { ...name, db_client_connection_state: 'used' }, value: p.totalCount - p.idleCount },
@@ -71,50 +80,49 @@ export function observeOrm(orm: MikroORM, schema: string, o: { outbox: boolean }
       name: 'db_client_connection_max',
       help: 'Most connections the pool opens (DB_POOL_MAX)',
       labelNames: ['db_client_connection_pool_name'] as const,
-      read: async () => [{ labels: name, value: (native ?? (await resolve())).options?.max ?? 0 }],
+      read: async () => [{ labels: name, value: (await pool()).options?.max ?? 0 }],
     }),
     scrapeGauge({
       name: 'db_client_connection_pending_requests',
       help: 'Queries waiting for a free connection of the pool',
       labelNames: ['db_client_connection_pool_name'] as const,
-      read: async () => [{ labels: name, value: (native ?? (await resolve())).waitingCount }],
+      read: async () => [{ labels: name, value: (await pool()).waitingCount }],
     }),
   ];
-  if (o.outbox) {
-    const readBacklog = async () => {
-      const [r] = await orm.em
-        .fork()
-        .getConnection()
-        .execute<{ n: number; age: number | null }[]>(
-          `select count(*)::int as n, extract(epoch from now() - min("created_at"))::float8 as age
-             from "${schema}"."outbox" where "published_at" is null`,
-        );
-      return r ?? { n: 0, age: null };
-    };
-    // Both backlog gauges of one scrape (collected at once) share the query in flight.
-    let pending: ReturnType<typeof readBacklog> | undefined;
-    const backlog = () =>
-      (pending ??= readBacklog().finally(() => {
-        pending = undefined;
-      }));
-    removers.push(
-      scrapeGauge({
-        name: 'bm_outbox_backlog_events',
-        help: 'Events written to the outbox and not yet published to JetStream',
-        labelNames: ['db_namespace'] as const,
-        read: async () => [{ labels: { db_namespace: schema }, value: (await backlog()).n }],
-      }),
-      scrapeGauge({
-        name: 'bm_outbox_oldest_event_age_seconds',
-        help: 'Age of the oldest unpublished outbox event, seconds (0 when none waits)',
-        labelNames: ['db_namespace'] as const,
-        read: async () => [{ labels: { db_namespace: schema }, value: (await backlog()).age ?? 0 }],
-      }),
-    );
-  }
-  return () => {
-    for (const r of removers) r();
+}
+
+/** The outbox backlog gauges of `schema` (unpublished events, the oldest one's age); their removers. */
+function outboxGauges(orm: MikroORM, schema: string): (() => void)[] {
+  const readBacklog = async () => {
+    const [r] = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: number; age: number | null }[]>(
+        `select count(*)::int as n, extract(epoch from now() - min("created_at"))::float8 as age
+           from "${schema}"."outbox" where "published_at" is null`,
+      );
+    return r ?? { n: 0, age: null };
   };
+  // Both backlog gauges of one scrape (collected at once) share the query in flight.
+  let pending: ReturnType<typeof readBacklog> | undefined;
+  const backlog = () =>
+    (pending ??= readBacklog().finally(() => {
+      pending = undefined;
+    }));
+  return [
+    scrapeGauge({
+      name: 'bm_outbox_backlog_events',
+      help: 'Events written to the outbox and not yet published to JetStream',
+      labelNames: ['db_namespace'] as const,
+      read: async () => [{ labels: { db_namespace: schema }, value: (await backlog()).n }],
+    }),
+    scrapeGauge({
+      name: 'bm_outbox_oldest_event_age_seconds',
+      help: 'Age of the oldest unpublished outbox event, seconds (0 when none waits)',
+      labelNames: ['db_namespace'] as const,
+      read: async () => [{ labels: { db_namespace: schema }, value: (await backlog()).age ?? 0 }],
+    }),
+  ];
 }
 
 /**

@@ -136,72 +136,83 @@ async function oneByOne(
   return out;
 }
 
+type Query = (this: unknown, ...args: unknown[]) => unknown;
+
 /** Installs the naming on pg's client (once per process); every pool of the process uses it. */
 export function usePreparedStatements(): void {
   if (installed) return;
   installed = true;
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const proto = pg.Client.prototype as unknown as { query: Query };
   const query = proto.query;
   proto.query = function (this: unknown, config: unknown, values?: unknown, callback?: unknown) {
-    if (config === 'begin' && callback === undefined && (!Array.isArray(values) || values.length === 0)) {
-      const client = this as Client;
-      const suffix = beginSuffix();
-      const carried = beginStatements.getStore();
-      const carry = carried && !carried.outcome && client.pipeline ? carried : undefined;
-      if (suffix || carry) {
-        // `begin` and the deadline's settings in one simple query; the caller sees the result of `begin`.
-        const stream = client.connection.stream;
-        stream.cork?.();
-        let begun: Promise<unknown>;
-        try {
-          begun = (query.call(this, suffix ? `begin; ${suffix}` : 'begin') as Promise<unknown>).then((r) =>
-            Array.isArray(r) ? r[0] : r,
-          );
-          if (carry) {
-            carry.outcome = pipelined(client, carry.statements, false);
-            // Read by the owner once the transaction has begun; never an unhandled rejection.
-            carry.outcome.catch(() => undefined);
-          }
-        } finally {
-          stream.uncork?.();
-        }
-        return begun;
-      }
+    const client = this as Client;
+    const plain = callback === undefined;
+    if (plain && config === 'begin' && (!Array.isArray(values) || values.length === 0)) {
+      const begun = begin(client, query.bind(this));
+      if (begun) return begun;
     }
-    if (typeof config === 'string' && config.startsWith(PIPELINE_MARK) && callback === undefined) {
-      const id = config.slice(PIPELINE_MARK.length + 1);
-      const p = pipelines.get(id);
-      if (!p) return Promise.reject(new Error(`pipeline ${id} is unknown or was sent already`));
-      pipelines.delete(id);
-      const client = this as Client;
-      const send = client.pipeline ? pipelined : oneByOne;
-      return send(client, p.statements, p.commit).then((rows) => ({
-        command: 'SELECT',
-        rowCount: null,
-        rows,
-      }));
+    if (plain && typeof config === 'string' && config.startsWith(PIPELINE_MARK))
+      return sendPipeline(client, config);
+    if (plain && (config === 'commit' || config === 'rollback') && client.bmCommitted) {
+      client.bmCommitted = false;
+      // Committed already, with its last statement (a rollback after that has nothing left to undo).
+      return Promise.resolve({ command: config.toUpperCase(), rowCount: null, rows: [] });
     }
-    if ((config === 'commit' || config === 'rollback') && callback === undefined) {
-      const client = this as Client;
-      if (client.bmCommitted) {
-        client.bmCommitted = false;
-        // Committed already, with its last statement (a rollback after that has nothing left to undo).
-        return Promise.resolve({ command: config.toUpperCase(), rowCount: null, rows: [] });
-      }
-    }
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
-      let name = named.get(config);
-      if (!name && named.size < MAX_NAMED) {
-        if (seen.has(config)) {
-          seen.delete(config);
-          name = `bm_${named.size}`;
-          named.set(config, name);
-        } else if (seen.size < MAX_SEEN) seen.add(config);
-      }
-      if (name) return query.call(this, { name, text: config, values }, callback);
-    }
+    const name =
+      typeof config === 'string' && Array.isArray(values) && values.length > 0 ? nameOf(config) : undefined;
+    if (name) return query.call(this, { name, text: config, values }, callback);
     return query.call(this, config, values, callback);
   };
+}
+
+/**
+ * A `begin` that carries the deadline's settings ({@link setBeginSuffix}) and the statements of
+ * {@link withBeginStatements}, in one write; undefined when it carries nothing (sent as is).
+ */
+function begin(client: Client, query: (...args: unknown[]) => unknown): Promise<unknown> | undefined {
+  const suffix = beginSuffix();
+  const carried = beginStatements.getStore();
+  const carry = carried && !carried.outcome && client.pipeline ? carried : undefined;
+  if (!suffix && !carry) return undefined;
+  // `begin` and the deadline's settings in one simple query; the caller sees the result of `begin`.
+  const stream = client.connection.stream;
+  stream.cork?.();
+  try {
+    const begun = (query(suffix ? `begin; ${suffix}` : 'begin') as Promise<unknown>).then((r) =>
+      Array.isArray(r) ? r[0] : r,
+    );
+    if (carry) {
+      carry.outcome = pipelined(client, carry.statements, false);
+      // Read by the owner once the transaction has begun; never an unhandled rejection.
+      carry.outcome.catch(() => undefined);
+    }
+    return begun;
+  } finally {
+    stream.uncork?.();
+  }
+}
+
+/** Sends the pipeline registered under the mark `config` ({@link registerPipeline}). */
+function sendPipeline(client: Client, config: string): Promise<unknown> {
+  const id = config.slice(PIPELINE_MARK.length + 1);
+  const p = pipelines.get(id);
+  if (!p) return Promise.reject(new Error(`pipeline ${id} is unknown or was sent already`));
+  pipelines.delete(id);
+  const send = client.pipeline ? pipelined : oneByOne;
+  return send(client, p.statements, p.commit).then((rows) => ({ command: 'SELECT', rowCount: null, rows }));
+}
+
+/** The prepared statement's name of a parameterised text: given the second time it is sent (bounded). */
+function nameOf(text: string): string | undefined {
+  let name = named.get(text);
+  if (!name && named.size < MAX_NAMED) {
+    if (seen.has(text)) {
+      seen.delete(text);
+      name = `bm_${named.size}`;
+      named.set(text, name);
+    } else if (seen.size < MAX_SEEN) seen.add(text);
+  }
+  return name;
 }
 
 /** How many statement texts this process has named (tests, benchmarks). */
