@@ -129,6 +129,14 @@ beforeAll(async () => {
     vatCode: 'SK0-IC',
     rows: [{ name: 'Stroj', quantity: 1, price: 5000 }],
   });
+  // Services to a business in another member state (§15(1)): only the recapitulative statement has them.
+  const ic = ok(await c.get('/1.6/vat-codes?pageSize=500')).items.find((v: any) => v.code === 'SK0-IC');
+  S.icServices = await sale({
+    partnerId: P.deB.id,
+    vatCode: 'SK0-IC',
+    vatParagraphID: ic.paragraphs.find((p: any) => p.code === 'IC-SERVICES').id,
+    rows: [{ name: 'Konzultácie', quantity: 10, price: 80, unitCode: 'h' }],
+  });
   S.export = await sale({
     partnerId: P.usB.id,
     vatCode: 'SK0-EX',
@@ -306,7 +314,7 @@ describe('a month of every kind (2027-01)', () => {
     expect(x.D2).toEqual({ base: 50, vat: 11.5, baseReduced: 100, vatReduced: 19 });
     // Neither the intra-community supply, the export, the OSS sale, the exempt one nor February's deduction.
     const all = JSON.stringify(x);
-    for (const k of ['ic', 'export', 'oss', 'exempt']) expect(all).not.toContain(`"${no(k)}"`);
+    for (const k of ['ic', 'icServices', 'export', 'oss', 'exempt']) expect(all).not.toContain(`"${no(k)}"`);
     expect(all).not.toContain('F-FEB');
   });
 

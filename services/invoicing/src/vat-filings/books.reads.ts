@@ -44,6 +44,10 @@ export async function readSales(em: EntityManager, companyId: string, months: st
           [...inv.map((i) => i.id), ...rcIds],
         )
       : [];
+  const services = await intraCommunityServices(
+    em,
+    inv.map((i) => i.id),
+  );
   return inv.map((i) => ({
     id: i.id,
     number: i.number,
@@ -51,12 +55,12 @@ export async function readSales(em: EntityManager, companyId: string, months: st
     buyerVatNumber: i.buyer || null,
     creditNote: dec(i.total).isNegative(),
     correctedNumber: i.corrected ?? null,
-    lines: (i.summary as { vatID: string; rate: string; base: string; vat: string }[]).map((l) => ({
-      kind: byId.get(l.vatID)?.kind ?? 'standard',
-      rate: l.rate,
-      base: l.base,
-      vat: l.vat,
-    })),
+    lines: (i.summary as { vatID: string; rate: string; base: string; vat: string }[]).flatMap((l) =>
+      splitServices(
+        { kind: byId.get(l.vatID)?.kind ?? 'standard', rate: l.rate, base: l.base, vat: l.vat },
+        services.get(i.id),
+      ),
+    ),
     reverseCharge: rows
       .filter((r) => r.invoiceId === i.id)
       .map((r) => ({
@@ -68,6 +72,35 @@ export async function readSales(em: EntityManager, companyId: string, months: st
         base: r.base,
       })),
   }));
+}
+
+/**
+ * The base of each invoice's rows under the intra-community paragraph for services (`IC-SERVICES`, §15(1)
+ * of Act 222/2004: the place of supply is the buyer's state), by invoice id.
+ */
+async function intraCommunityServices(em: EntityManager, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await em.execute<{ id: string; base: string }[]>(
+    `select r."invoice_id" as "id", sum(r."sum_base")::text as "base"
+       from "invoicing"."sales_invoice_row" r join "invoicing"."vat_paragraph" p on p."id" = r."vat_paragraph_id"
+      where r."invoice_id" in (${ids.map(() => '?').join(',')}) and p."code" = 'IC-SERVICES'
+      group by r."invoice_id"`,
+    ids,
+  );
+  return new Map(rows.map((r) => [r.id, r.base]));
+}
+
+/**
+ * An intra-community summary line with its services apart (kind `intraCommunityServices`: neither in the
+ * statement nor an exempt supply of the return, only in the recapitulative statement); any other line as is.
+ */
+function splitServices(l: SalesDoc['lines'][number], services: string | undefined): SalesDoc['lines'] {
+  if (l.kind !== 'intraCommunity' || !services || dec(services).isZero()) return [l];
+  const goods = dec(l.base).minus(services);
+  return [
+    ...(goods.isZero() ? [] : [{ ...l, base: m2(goods) }]),
+    { ...l, kind: 'intraCommunityServices', base: m2(services) },
+  ];
 }
 
 /** The purchase invoices whose input VAT is deducted in `months` (§51), oldest first. */

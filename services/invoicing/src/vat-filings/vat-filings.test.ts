@@ -87,6 +87,11 @@ const sales = [
     lines: [{ kind: 'intraCommunity', rate: '0', base: '5000.00', vat: '0.00' }],
   }),
   sale({
+    number: 'OF3S',
+    buyerVatNumber: 'DE123456789',
+    lines: [{ kind: 'intraCommunityServices', rate: '0', base: '700.00', vat: '0.00' }],
+  }),
+  sale({
     number: 'OF4',
     buyerVatNumber: null,
     lines: [{ kind: 'export', rate: '0', base: '800.00', vat: '0.00' }],
@@ -199,9 +204,9 @@ describe('a month of documents of every kind (issue #37)', () => {
     expect([...s.A1, ...s.B1, ...s.B2].every((l) => ids(l) === 1)).toBe(true);
   });
 
-  it('leaves intra-community supplies, exports and OSS sales out of the statement', () => {
+  it('leaves intra-community supplies and services, exports and OSS sales out of the statement', () => {
     const numbers = JSON.stringify(s);
-    for (const n of ['OF3', 'OF4', 'OF5']) expect(numbers).not.toContain(`"${n}"`);
+    for (const n of ['OF3', 'OF3S', 'OF4', 'OF5']) expect(numbers).not.toContain(`"${n}"`);
   });
 
   it('gives the return rows worked by hand, and they agree with the statement', () => {
