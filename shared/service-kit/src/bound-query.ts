@@ -10,7 +10,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import { beforeCommit, committedWithLastStatement } from './deadline.js';
-import { type DriverStatement, registerPipeline, usePreparedStatements } from './prepared-statements.js';
+import { assertPipelineSent, type DriverStatement, registerPipeline } from './prepared-statements.js';
 
 interface Executor {
   executeQuery<R>(q: CompiledQuery<R>): Promise<{ rows: R[]; numAffectedRows?: bigint }>;
@@ -96,7 +96,6 @@ export async function execPipelined(
   if (!statements.length && !opts.commit) return [];
   const trx = em.getTransactionContext() as unknown as (Executor & object) | undefined;
   if (!trx) throw new Error('execPipelined: only inside a transaction');
-  usePreparedStatements();
   if (opts.commit) {
     if ((trx as { savepointName?: string }).savepointName)
       throw new Error('execPipelined: commit only in a transaction, not in a nested one');
@@ -104,8 +103,8 @@ export async function execPipelined(
     await beforeCommit();
     committedWithLastStatement.add(trx);
   }
-  const res = await trx.executeQuery<unknown[]>(
-    CompiledQuery.raw(registerPipeline(driverStatements(statements), opts.commit), []),
-  );
+  const mark = registerPipeline(driverStatements(statements), opts.commit);
+  const res = await trx.executeQuery<unknown[]>(CompiledQuery.raw(mark, []));
+  assertPipelineSent(mark);
   return res.rows;
 }

@@ -7,17 +7,17 @@ import { ensureDatabase } from '@bm/testing/infra';
 import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deadlineSettingsSql, withDeadline } from './deadline.js';
-import { setBeginSuffix, usePreparedStatements } from './prepared-statements.js';
+import { PipelinedClient, setBeginSuffix } from './prepared-statements.js';
 
 const Dummy = defineEntity({ name: 'Dummy', tableName: 'dummy', properties: { id: p.integer().primary() } });
 let orm: MikroORM;
 
 beforeAll(async () => {
-  usePreparedStatements();
   setBeginSuffix(deadlineSettingsSql);
   orm = await MikroORM.init({
     clientUrl: await ensureDatabase(inject('pgUrl'), `dl_${Date.now()}`),
     entities: [Dummy],
+    driverOptions: { Client: PipelinedClient },
   });
 });
 afterAll(() => orm?.close());

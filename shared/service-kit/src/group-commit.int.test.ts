@@ -9,6 +9,7 @@ import { ensureDatabase } from '@bm/testing/infra';
 import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AwaitingNumber, type GroupTx, groupCommit } from './group-commit.js';
+import { PipelinedClient } from './prepared-statements.js';
 import { takeRecordNumbersBatch } from './record-numbers-batch.js';
 import { pgArray } from './set-insert.js';
 
@@ -30,7 +31,11 @@ const ordner = { id: '00000000-0000-0000-0000-0000000000a1', numberFormat: 'GC{s
 beforeAll(async () => {
   const url = await ensureDatabase(inject('pgUrl'), `gc_${Date.now()}`);
   // As `initOrm` runs it: statements sent together are pipelined (the opening reads, the commit).
-  orm = await MikroORM.init({ clientUrl: url, entities: [GcDoc], driverOptions: { pipeline: true } });
+  orm = await MikroORM.init({
+    clientUrl: url,
+    entities: [GcDoc],
+    driverOptions: { pipeline: true, Client: PipelinedClient },
+  });
   const c = orm.em.getConnection();
   await c.execute(`create schema gc`);
   await c.execute(`create table gc.ordner_counter (company_id uuid, ordner_id uuid, year int, last_value int,

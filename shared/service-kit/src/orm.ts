@@ -23,7 +23,7 @@ import {
 import { DeadlineSubscriber, deadlineSettingsSql, withDeadline } from './deadline.js';
 import { invalidateAfter } from './master-data-cache.js';
 import { TransactionMetricsSubscriber } from './observability.js';
-import { setBeginSuffix, usePreparedStatements } from './prepared-statements.js';
+import { PipelinedClient, setBeginSuffix } from './prepared-statements.js';
 
 export { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
@@ -73,7 +73,6 @@ export function assertNoOpenTransaction(subject: string): void {
  */
 export async function initOrm(o: OrmOptions): Promise<MikroORM> {
   guardRequests(assertNoOpenTransaction);
-  usePreparedStatements();
   setBeginSuffix(deadlineSettingsSql);
   const orm = await MikroORM.init({
     clientUrl: o.clientUrl,
@@ -96,6 +95,8 @@ export async function initOrm(o: OrmOptions): Promise<MikroORM> {
       // Statements sent together go in one write without waiting for each other (bound-query.ts
       // `execPipelined`, a group commit's opening reads); a lone statement goes as before.
       pipeline: true,
+      // The pool's clients (prepared-statements.ts): the begin's statements, pipelines, prepared statements.
+      Client: PipelinedClient,
     },
     subscribers: [new DeadlineSubscriber(), new TransactionMetricsSubscriber()],
     debug: process.env.ORM_DEBUG === '1' ? ['query'] : false,

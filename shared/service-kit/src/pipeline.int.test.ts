@@ -7,6 +7,7 @@ import { ensureDatabase } from '@bm/testing/infra';
 import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { execPipelined } from './bound-query.js';
+import { PipelinedClient } from './prepared-statements.js';
 
 const Slot = defineEntity({
   name: 'Slot',
@@ -22,7 +23,7 @@ beforeAll(async () => {
     clientUrl: await ensureDatabase(inject('pgUrl'), `pipe_${Date.now()}`),
     entities: [Slot],
     // As `initOrm` runs it.
-    driverOptions: { pipeline: true },
+    driverOptions: { pipeline: true, Client: PipelinedClient },
   });
   await orm.schema.create();
   await orm.em

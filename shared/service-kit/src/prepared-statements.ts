@@ -5,14 +5,15 @@
  * (the balance lock, the ledger write, the counter, the set insert) that was a large share of the
  * database's CPU per document.
  *
- * pg prepares a statement once per connection when the query carries a `name`. This gives a name to a
- * parameterised statement text the second time the process sends it: a text seen once (a one-off
+ * pg prepares a statement once per connection when the query carries a `name`. The services' pools use
+ * {@link PipelinedClient}, which gives a name to a parameterised statement text the second time the
+ * process sends it: a text seen once (a one-off
  * report, a list with an unusual number of ids) stays unnamed, and at most {@link MAX_NAMED} texts are
  * named per process, so the server's memory per connection stays bounded. Statements without
  * parameters (`begin`, `savepoint`, `commit`) are left alone. PostgreSQL replans a prepared statement
  * by itself when a table it uses changes (migrations).
  *
- * The same hook lets a transaction's `begin` carry statements of its own ({@link setBeginSuffix}): the
+ * The same client lets a transaction's `begin` carry statements of its own ({@link setBeginSuffix}): the
  * request deadline's `set_config` goes with it in one round trip instead of a second one (issue #24);
  * and it sends a pipeline of prepared statements ({@link PIPELINE_MARK}, {@link withBeginStatements}) in
  * one write without waiting between them (pg's `pipeline` mode, which `initOrm` turns on).
@@ -27,7 +28,6 @@ const MAX_SEEN = 20_000;
 
 const named = new Map<string, string>();
 const seen = new Set<string>();
-let installed = false;
 /** SQL sent with every `begin` in the same simple query, when the function returns some. */
 let beginSuffix: () => string | undefined = () => undefined;
 
@@ -85,6 +85,15 @@ export function registerPipeline(statements: DriverStatement[], commit = false):
   return `${PIPELINE_MARK} ${id}`;
 }
 
+/**
+ * Throws unless the pipeline of `text` ({@link registerPipeline}) was sent: a pool whose clients are not
+ * {@link PipelinedClient} would have sent the mark as a comment and answered nothing.
+ */
+export function assertPipelineSent(text: string): void {
+  const id = text.slice(PIPELINE_MARK.length + 1);
+  if (pipelines.delete(id)) throw new Error('pipeline not sent: the pool must use PipelinedClient (orm.ts)');
+}
+
 type Client = {
   query: (...args: unknown[]) => unknown;
   pipeline?: boolean;
@@ -136,40 +145,59 @@ async function oneByOne(
   return out;
 }
 
-type Query = (this: unknown, ...args: unknown[]) => unknown;
+/** pg's `query` of a client, as the hook calls it. */
+type Query = (...args: unknown[]) => unknown;
 
-/** Installs the naming on pg's client (once per process); every pool of the process uses it. */
-export function usePreparedStatements(): void {
-  if (installed) return;
-  installed = true;
-  const proto = pg.Client.prototype as unknown as { query: Query };
-  const query = proto.query;
-  proto.query = function (this: unknown, config: unknown, values?: unknown, callback?: unknown) {
-    const client = this as Client;
-    const plain = callback === undefined;
-    if (plain && config === 'begin' && (!Array.isArray(values) || values.length === 0)) {
-      const begun = begin(client, query.bind(this));
-      if (begun) return begun;
-    }
-    if (plain && typeof config === 'string' && config.startsWith(PIPELINE_MARK))
-      return sendPipeline(client, config);
-    if (plain && (config === 'commit' || config === 'rollback') && client.bmCommitted) {
-      client.bmCommitted = false;
-      // Committed already, with its last statement (a rollback after that has nothing left to undo).
-      return Promise.resolve({ command: config.toUpperCase(), rowCount: null, rows: [] });
-    }
-    const name =
-      typeof config === 'string' && Array.isArray(values) && values.length > 0 ? nameOf(config) : undefined;
-    if (name) return query.call(this, { name, text: config, values }, callback);
-    return query.call(this, config, values, callback);
-  };
+/**
+ * The pg client of the services' pools (orm.ts gives it to the pool as its `Client`; issue #38: in place
+ * of a patch of `pg.Client.prototype` for every client of the process): a `begin` carries the deadline's
+ * settings and the statements of {@link withBeginStatements}; a pipeline registered by
+ * {@link registerPipeline} is sent when its mark arrives; a transaction committed by its pipeline answers
+ * the ORM's `commit` without sending it; a parameterised text sent a second time becomes a prepared
+ * statement ({@link MAX_NAMED}).
+ */
+export class PipelinedClient extends pg.Client {
+  override query(config: any, values?: any, callback?: any): any {
+    return hooked(
+      this as unknown as Client,
+      (...args) => (super.query as Query).apply(this, args),
+      config,
+      values,
+      callback,
+    );
+  }
+}
+
+function hooked(
+  client: Client,
+  query: Query,
+  config: unknown,
+  values?: unknown,
+  callback?: unknown,
+): unknown {
+  const plain = callback === undefined;
+  if (plain && config === 'begin' && (!Array.isArray(values) || values.length === 0)) {
+    const begun = begin(client, query);
+    if (begun) return begun;
+  }
+  if (plain && typeof config === 'string' && config.startsWith(PIPELINE_MARK))
+    return sendPipeline(client, config);
+  if (plain && (config === 'commit' || config === 'rollback') && client.bmCommitted) {
+    client.bmCommitted = false;
+    // Committed already, with its last statement (a rollback after that has nothing left to undo).
+    return Promise.resolve({ command: config.toUpperCase(), rowCount: null, rows: [] });
+  }
+  const name =
+    typeof config === 'string' && Array.isArray(values) && values.length > 0 ? nameOf(config) : undefined;
+  if (name) return query({ name, text: config, values }, callback);
+  return query(config, values, callback);
 }
 
 /**
  * A `begin` that carries the deadline's settings ({@link setBeginSuffix}) and the statements of
  * {@link withBeginStatements}, in one write; undefined when it carries nothing (sent as is).
  */
-function begin(client: Client, query: (...args: unknown[]) => unknown): Promise<unknown> | undefined {
+function begin(client: Client, query: Query): Promise<unknown> | undefined {
   const suffix = beginSuffix();
   const carried = beginStatements.getStore();
   const carry = carried && !carried.outcome && client.pipeline ? carried : undefined;
