@@ -1,7 +1,8 @@
 /**
  * The layout rules a newcomer relies on (issue #38), checked on every run: no source file over 300 lines
- * outside tests, migrations and generated files, and no import circle anywhere (dependency-cruiser,
- * `.dependency-cruiser.cjs`; `pnpm lint` runs the same check).
+ * outside tests, migrations and generated files; no import circle anywhere (dependency-cruiser,
+ * `.dependency-cruiser.cjs`; `pnpm lint` runs the same check); no library prototype patched (the pg
+ * client's behaviour is a subclass the pools are given, service-kit `PipelinedClient`).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,18 @@ describe('layout (issue #38)', () => {
       .filter(([, n]) => n > 300);
     expect(long).toEqual([]);
     expect(tracked.length).toBeGreaterThan(300);
+  });
+
+  it('patches no prototype', () => {
+    const patched = tracked
+      .filter((f) => !exempt(f))
+      .flatMap((f) =>
+        readFileSync(`${root}${f}`, 'utf8')
+          .split('\n')
+          .map((line, i) => [f, i + 1, line] as const)
+          .filter(([, , line]) => /\bprototype\b/.test(line) && !/^\s*(\*|\/\/|\/\*)/.test(line)),
+      );
+    expect(patched).toEqual([]);
   });
 
   it('has no import circle', () => {
