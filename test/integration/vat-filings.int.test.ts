@@ -465,6 +465,9 @@ describe('filing and the supplementary statement', () => {
     expect([r.kind, r.form]).toEqual(['R', 'DPH']);
     const rXml = (await get(`/1.6/tax/filings/${r.id}`)).text;
     expect([textOf(rXml, 'rdp'), textOf(rXml, 'r19')]).toEqual(['1', '1796.30']);
+    // Nothing changed since: no second filing.
+    const again = await post('/1.6/tax/vat-returns/2027-01/filings');
+    expect([again.status, again.body.code]).toEqual([409, 'InvalidState']);
     await purchase('LATE-8', P.skS.id, 100, { vatRate: 23 }, { dateCreated: '2027-01-21' });
     const o = ok(await post('/1.6/tax/vat-returns/2027-01/filings', { kind: 'O' }), 201);
     const oXml = (await get(`/1.6/tax/filings/${o.id}`)).text;

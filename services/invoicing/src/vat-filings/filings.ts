@@ -125,6 +125,11 @@ export const filingDto = (f: InstanceType<typeof VatFilingEntity.class>, withXml
   ...(withXml ? { xml: Buffer.from(f.xml).toString('base64') } : {}),
 });
 
+type Rows = Record<string, string>;
+/** Whether two sets of the return's rows hold the same rows with the same amounts. */
+const sameRows = (a: Rows, b: Rows): boolean =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
 /** What differs between the two forms: the state built from the books, its change test, and its XML. */
 const FORMS = {
   KVDPH: {
@@ -143,7 +148,8 @@ const FORMS = {
   },
   DPH: {
     build: (entries: Entry[], manual: ManualFigures): unknown => vatReturn(entries, manual),
-    changed: (now: unknown, filed: unknown) => JSON.stringify(now) !== JSON.stringify(filed),
+    // Row by row: the filed rows come back from jsonb, whose keys are not in the order they were written.
+    changed: (now: unknown, filed: unknown) => !sameRows(now as Rows, filed as Rows),
     xml: (
       now: unknown,
       _filed: unknown,
