@@ -9,8 +9,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
-import { beforeCommit, committedWithLastStatement } from './deadline.js';
-import { assertPipelineSent, type DriverStatement, registerPipeline } from './prepared-statements.js';
+import { connectionOf } from './group-connection.js';
+import type { DriverStatement } from './prepared-statements.js';
 
 interface Executor {
   executeQuery<R>(q: CompiledQuery<R>): Promise<{ rows: R[]; numAffectedRows?: bigint }>;
@@ -94,17 +94,10 @@ export async function execPipelined(
   opts: { commit?: boolean } = {},
 ): Promise<unknown[][]> {
   if (!statements.length && !opts.commit) return [];
-  const trx = em.getTransactionContext() as unknown as (Executor & object) | undefined;
+  const trx = em.getTransactionContext() as { savepointName?: string } | undefined;
   if (!trx) throw new Error('execPipelined: only inside a transaction');
-  if (opts.commit) {
-    if ((trx as { savepointName?: string }).savepointName)
-      throw new Error('execPipelined: commit only in a transaction, not in a nested one');
-    // The deadline is checked now, before the statements that commit (deadline.ts).
-    await beforeCommit();
-    committedWithLastStatement.add(trx);
-  }
-  const mark = registerPipeline(driverStatements(statements), opts.commit);
-  const res = await trx.executeQuery<unknown[]>(CompiledQuery.raw(mark, []));
-  assertPipelineSent(mark);
-  return res.rows;
+  if (opts.commit && trx.savepointName)
+    throw new Error('execPipelined: commit only in a transaction, not in a nested one');
+  const c = connectionOf(em);
+  return opts.commit ? c.commitWith(driverStatements(statements)) : c.send(driverStatements(statements));
 }

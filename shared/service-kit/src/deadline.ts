@@ -68,19 +68,12 @@ export async function beforeCommit(): Promise<void> {
 }
 
 /**
- * Transactions (the ORM's transaction context) whose `commit` went with their last statement
- * (bound-query.ts `execPipelined` with `commit`): their deadline was checked before that statement.
- */
-export const committedWithLastStatement = new WeakSet<object>();
-
-/**
  * The MikroORM subscriber that refuses to commit past the deadline (registered by `initOrm`). Nested
  * transactions (savepoints) inherit the outer one's settings.
  */
 export class DeadlineSubscriber implements EventSubscriber {
   async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
     if (args.transaction?.savepointName) return;
-    if (args.transaction && committedWithLastStatement.has(args.transaction)) return;
     await beforeCommit();
   }
 }

@@ -3,9 +3,9 @@
  * documents declared and the reservation of their record numbers, pipelined behind the `begin`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { driverStatements, execPipelined } from './bound-query.js';
+import { driverStatements } from './bound-query.js';
+import { connectionOf } from './group-connection.js';
 import type { Job } from './group-document.js';
-import type { BeginStatements } from './prepared-statements.js';
 import { type NumberRequest, reserveNumbers } from './record-numbers-batch.js';
 
 /** The documents of a group that take numbers from one counter request, in the group's order. */
@@ -18,7 +18,7 @@ interface NumberedJobs {
  * What a group does with its `begin` (issue #24): the reads its documents declared ({@link GroupRead},
  * once per key) and the reservation of the record numbers of its documents not numbered by hand
  * (record-numbers-batch.ts `reserveNumbers`, one statement per documents' table), sent right behind the
- * `begin` (`sent`, for `withBeginStatements`). Inside the transaction, `rows(tx)` is every statement's
+ * `begin` (`sent`, for group-connection.ts). Inside the transaction, `rows(tx)` is every statement's
  * rows (those that came with the `begin`, or, on a connection that does not pipeline, read now), and
  * `reads(tx)` each read's result by key, made once, when a document first asks for it.
  */
@@ -47,10 +47,10 @@ export function openingOf(group: Job[], peers: readonly unknown[]) {
     reservation: reserveNumbers(list.map((r) => r.request)),
   }));
   const all = [...reads.flatMap((r) => r.statements), ...numbering.map((n) => n.reservation.statement)];
-  const sent: BeginStatements = { statements: driverStatements(all) };
+  const sent = driverStatements(all);
   let rows: Promise<unknown[][]> | undefined;
   const allRows = (tx: EntityManager) => {
-    rows ??= sent.outcome ?? execPipelined(tx, all);
+    rows ??= all.length ? connectionOf(tx).openingRows() : Promise.resolve([]);
     return rows;
   };
   const readsOf = (tx: EntityManager): Map<string, () => Promise<unknown>> => {
@@ -73,5 +73,5 @@ export function openingOf(group: Job[], peers: readonly unknown[]) {
     const first = rs.length - numbering.length;
     return numbering.map((n, k) => ({ ...n, rows: rs[first + k] }));
   };
-  return { sent: all.length ? sent : undefined, rows: allRows, reads: readsOf, reservations };
+  return { sent, rows: allRows, reads: readsOf, reservations };
 }

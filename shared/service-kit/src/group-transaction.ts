@@ -12,16 +12,15 @@
 import { AppError } from '@bm/errors';
 import { deadlinePassed } from '@bm/messaging';
 import { groupCommitSize, groupCommitWait } from '@bm/telemetry';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { execPipelined } from './bound-query.js';
+import { driverStatements } from './bound-query.js';
 import { underDeadline } from './deadline.js';
+import { GroupConnection } from './group-connection.js';
 import type { Job } from './group-document.js';
 import { afterAbort, GroupAborted } from './group-failure.js';
 import { openingOf } from './group-opening.js';
 import { GroupRun } from './group-run.js';
 import { settleGroup } from './group-settle.js';
 import { workDocument } from './group-work.js';
-import { withBeginStatements } from './prepared-statements.js';
 import { combinedStatement } from './set-insert.js';
 
 export * from './group-document.js';
@@ -52,9 +51,7 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
   const opening = openingOf(group, run.peers);
   try {
     await underDeadline(deadlineOf(group), () =>
-      withBeginStatements(opening.sent, () =>
-        group[0].em.transactional((tx) => transaction(run, opening, tx)),
-      ),
+      GroupConnection.run(group[0].em, opening.sent, (c) => transaction(run, opening, c)),
     );
   } catch (e) {
     if (e instanceof GroupAborted) afterAbort(e, run.open, run.retry);
@@ -102,7 +99,8 @@ function deadlineOf(group: Job[]): number | undefined {
  * document's work, the numbers settled, and the last statement with the commit in one write.
  * @throws GroupAborted where no savepoint isolates a failure; AppError past the deadline
  */
-async function transaction(run: GroupRun, opening: ReturnType<typeof openingOf>, tx: EntityManager) {
+async function transaction(run: GroupRun, opening: ReturnType<typeof openingOf>, c: GroupConnection) {
+  const tx = c.tx;
   const opened = opening.reads(tx);
   // What came with the `begin` (a lock it waited for past the deadline, a deadlock) fails the group as a
   // failure of its first document would.
@@ -115,7 +113,7 @@ async function transaction(run: GroupRun, opening: ReturnType<typeof openingOf>,
   const last = await settleGroup(run, opening, tx);
   // The group's last statement and its commit go in one write (the deadline checked first).
   try {
-    await execPipelined(tx, last.length ? [combinedStatement(last)] : [], { commit: true });
+    await c.commitWith(driverStatements(last.length ? [combinedStatement(last)] : []));
   } catch (e) {
     // Past the deadline (nothing sent): every document of the group is answered with it.
     if (e instanceof AppError) throw e;

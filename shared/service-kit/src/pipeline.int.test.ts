@@ -7,6 +7,7 @@ import { ensureDatabase } from '@bm/testing/infra';
 import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { execPipelined } from './bound-query.js';
+import { GroupConnection } from './group-connection.js';
 import { PipelinedClient } from './prepared-statements.js';
 
 const Slot = defineEntity({
@@ -32,10 +33,18 @@ beforeAll(async () => {
 });
 afterAll(() => orm?.close());
 
+/** `fn` in a transaction on a group's own connection (group-connection.ts), as a group commit runs one. */
+const inGroup = <T>(fn: (tx: any) => Promise<T>) =>
+  GroupConnection.run(orm.em.fork(), [], async (c) => {
+    const r = await fn(c.tx);
+    if (!c.committed) await c.commitWith([]);
+    return r;
+  });
+
 describe('execPipelined', () => {
   it("answers each statement's rows, its values bound (quotes, backslashes, nulls, numbers)", async () => {
     const tricky = `it's a \\ "test"; drop table slot; --`;
-    const [first, second] = await orm.em.fork().transactional((tx) =>
+    const [first, second] = await inGroup((tx) =>
       execPipelined(tx, [
         { sql: `select ?::text as "t", ?::int as "n", ?::text as "z"`, params: [tricky, 42, null] },
         { sql: `select "id" from "slot" where "id" = any(?::int[]) order by "id"`, params: ['{1,2}'] },
@@ -57,7 +66,7 @@ describe('execPipelined', () => {
       await held;
     });
     await new Promise((r) => setTimeout(r, 100));
-    const pipeline = orm.em.fork().transactional((tx) =>
+    const pipeline = inGroup((tx) =>
       execPipelined(tx, [
         { sql: `select "id" from "slot" where "id" = ? for update`, params: [1] },
         { sql: `select "note" from "slot" where "id" = ?`, params: [1] },
@@ -71,21 +80,18 @@ describe('execPipelined', () => {
   });
 
   it('rejects with the failing statement’s error; nothing after it takes effect', async () => {
-    const err = await orm.em
-      .fork()
-      .transactional((tx) =>
-        execPipelined(tx, [
-          { sql: `select 1/0`, params: [] },
-          { sql: `update "slot" set "note" = 'after' where "id" = ?`, params: [2] },
-        ]),
-      )
-      .catch((e) => e);
+    const err = await inGroup((tx) =>
+      execPipelined(tx, [
+        { sql: `select 1/0`, params: [] },
+        { sql: `update "slot" set "note" = 'after' where "id" = ?`, params: [2] },
+      ]),
+    ).catch((e) => e);
     expect(err.code ?? err.cause?.code).toBe('22012');
     expect(await note(2)).toBe('b');
   });
 
   it('with commit: commits with the last statement; a failing statement commits nothing', async () => {
-    await orm.em.fork().transactional(async (tx) => {
+    await inGroup(async (tx) => {
       await tx.execute(`update "slot" set "note" = 'first' where "id" = 3`);
       await execPipelined(
         tx,
@@ -96,13 +102,10 @@ describe('execPipelined', () => {
       );
     });
     expect(await note(3)).toBe('x-first');
-    const err = await orm.em
-      .fork()
-      .transactional(async (tx) => {
-        await tx.execute(`update "slot" set "note" = 'lost' where "id" = 3`);
-        await execPipelined(tx, [{ sql: `select 1/0`, params: [] }], { commit: true });
-      })
-      .catch((e) => e);
+    const err = await inGroup(async (tx) => {
+      await tx.execute(`update "slot" set "note" = 'lost' where "id" = 3`);
+      await execPipelined(tx, [{ sql: `select 1/0`, params: [] }], { commit: true });
+    }).catch((e) => e);
     expect(err.code ?? err.cause?.code).toBe('22012');
     expect(await note(3)).toBe('x-first');
     // The connections are clean afterwards: a transaction on each of them commits as usual.
@@ -110,15 +113,12 @@ describe('execPipelined', () => {
   });
 
   it('refuses to commit a nested transaction (a savepoint) with its statements', async () => {
-    const err = await orm.em
-      .fork()
-      .transactional((tx) =>
-        tx.transactional((inner) =>
-          execPipelined(inner, [{ sql: 'select 1', params: [] }], { commit: true }),
-        ),
-      )
-      .catch((e) => e);
-    expect(String(err?.message)).toMatch(/not in a nested one/);
+    const err = await inGroup((tx) =>
+      tx.transactional((inner: any) =>
+        execPipelined(inner, [{ sql: 'select 1', params: [] }], { commit: true }),
+      ),
+    ).catch((e: Error) => e);
+    expect(String((err as Error)?.message)).toMatch(/not in a nested one/);
   });
 
   it('refuses to run outside a transaction', async () => {
