@@ -60,10 +60,15 @@ export class GroupConnection {
       tx.setTransactionContext((await oneClientKysely(client).startTransaction().execute()) as any);
       c = new GroupConnection(client, tx, carried.rows, timer);
       byEm.set(tx, c);
-      return await TransactionContext.create(tx, () => fn(c!));
+      const result = await TransactionContext.create(tx, () => fn(c!));
+      if (!c.done) throw new Error('a group transaction ended without its commit');
+      return result;
     } catch (e) {
-      await c?.rollback().catch(() => undefined);
-      if (!c) client.release(e as Error);
+      if (c) await c.rollback();
+      else {
+        timer({ outcome: 'rollback' });
+        client.release(e as Error);
+      }
       throw e;
     } finally {
       if (c) client.release(c.broken);
