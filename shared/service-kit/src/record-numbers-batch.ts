@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execBound } from './bound-query.js';
-import { formatRecordNumber, restartsYearly } from './record-number.js';
+import { formatRecordNumber, restartsYearly } from './record-number-format.js';
 import { pgArray, type Statement } from './set-insert.js';
 
 /**
