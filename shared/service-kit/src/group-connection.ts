@@ -121,12 +121,22 @@ export class GroupConnection {
   }
 }
 
+/** Each pooled client's Kysely, made once: clients are reused group after group. */
+const kyselyByClient = new WeakMap<PooledClient, Kysely<any>>();
+
 /** A Kysely over `client` alone (its release to the pool is the group's, not Kysely's). */
 function oneClientKysely(client: PooledClient): Kysely<any> {
-  const held = new Proxy(client, {
-    get: (t, k, r) => (k === 'release' ? () => undefined : Reflect.get(t, k, r)),
-  });
-  return new Kysely<any>({
-    dialect: new PostgresDialect({ pool: { connect: async () => held, end: async () => undefined } as any }),
-  });
+  let k = kyselyByClient.get(client);
+  if (!k) {
+    const held = new Proxy(client, {
+      get: (t, key, r) => (key === 'release' ? () => undefined : Reflect.get(t, key, r)),
+    });
+    k = new Kysely<any>({
+      dialect: new PostgresDialect({
+        pool: { connect: async () => held, end: async () => undefined } as any,
+      }),
+    });
+    kyselyByClient.set(client, k);
+  }
+  return k;
 }
