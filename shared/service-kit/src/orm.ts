@@ -57,7 +57,8 @@ export interface OrmOptions {
  * transaction that waits for another service holds its row locks for a network round trip (up to the
  * request timeout), and two services waiting on each other's locks through NATS deadlock where
  * PostgreSQL cannot see it. Fetch what the transaction needs before it begins, or keep a local copy.
- * @throws Error (a programming error, answered 500) when `request` is called inside `em.transactional`
+ * @throws Error (a programming error, answered 500) when `request` is called inside an open transaction
+ *   (`em.transactional`, or a group commit's, group-connection.ts)
  */
 export function assertNoOpenTransaction(subject: string): void {
   const em = TransactionContext.getEntityManager();
