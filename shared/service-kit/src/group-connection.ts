@@ -128,9 +128,9 @@ const kyselyByClient = new WeakMap<PooledClient, Kysely<any>>();
 function oneClientKysely(client: PooledClient): Kysely<any> {
   let k = kyselyByClient.get(client);
   if (!k) {
-    const held = new Proxy(client, {
-      get: (t, key, r) => (key === 'release' ? () => undefined : Reflect.get(t, key, r)),
-    });
+    // What Kysely's PostgresConnection uses of a pg client: `query` (the client's own, so pg works on
+    // itself, not through a wrapper) and `release` (the group's, not Kysely's).
+    const held = { query: client.query.bind(client), release: () => undefined };
     k = new Kysely<any>({
       dialect: new PostgresDialect({
         pool: { connect: async () => held, end: async () => undefined } as any,
