@@ -82,11 +82,11 @@ export const driverStatements = (
  * database and of this process): they go in one write, pipelined (pg's `pipeline` mode, set by
  * `initOrm`; without it, one after the other). Each statement sees what the ones before it did and what
  * others committed meanwhile (READ COMMITTED: a snapshot per statement), so a read after a lock sees the
- * rows as they are once locked. Only inside a transaction (`em`'s): a failing statement aborts it, so
- * nothing after it takes effect. With `commit`, the transaction's `commit` goes in the same write, behind
- * them (its deadline checked first, deadline.ts `beforeCommit`): the ORM's `commit` at the end of the
- * transaction then only reports it, and nothing may run in the transaction after this call. Resolves to
- * each statement's rows; rejects with the first error (nothing of the transaction is then committed).
+ * rows as they are once locked. Only inside a group commit's transaction (`em` its EntityManager,
+ * group-connection.ts): a failing statement aborts it, so nothing after it takes effect. With `commit`,
+ * the transaction's `commit` goes in the same write, behind them (its deadline checked first,
+ * deadline.ts `beforeCommit`), and nothing may run in the transaction after this call. Resolves to each
+ * statement's rows; rejects with the first error (nothing of the transaction is then committed).
  */
 export async function execPipelined(
   em: EntityManager,

@@ -18,6 +18,24 @@ type Sale = Omit<SalesDoc, 'reverseCharge'> & {
   reverseCharge: (SalesDoc['reverseCharge'][number] & { unitId: string | null })[];
 };
 
+/** The units of the period's rows under a domestic reverse-charge code (the statement's MJ), each once. */
+export async function reverseChargeUnitIds(
+  em: EntityManager,
+  companyId: string,
+  months: string[],
+): Promise<string[]> {
+  const rows = await em.execute<{ unitId: string }[]>(
+    `select distinct r."unit_id" as "unitId"
+       from "invoicing"."sales_invoice_row" r
+       join "invoicing"."sales_invoice" s on s."id" = r."invoice_id"
+       join "invoicing"."vat_code" v on v."id" = r."vat_id"
+      where s."company_id" = ? and s."vat_period" in (${months.map(() => '?').join(',')})
+        and s."state" <> 'cancelled' and v."kind" = 'domesticReverseCharge' and r."unit_id" is not null`,
+    [companyId, ...months],
+  );
+  return rows.map((r) => r.unitId);
+}
+
 /** The period's sales invoices (`months` of their tax point), oldest first. */
 export async function readSales(em: EntityManager, companyId: string, months: string[]): Promise<Sale[]> {
   const codes = await em.execute<{ id: string; kind: string; letter: string | null }[]>(

@@ -11,7 +11,7 @@ import { todayIn } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { CompanyProfileEntity, VatFilingEntity, VatManualFiguresEntity } from '../persistence/entities.js';
 import { unitCodesById } from '../ports/unit-codes.port.js';
-import { readPurchases, readSales } from './books.reads.js';
+import { readPurchases, readSales, reverseChargeUnitIds } from './books.reads.js';
 import { classify, type Entry, type Problem } from './classify.js';
 import { type ControlStatementBody, controlStatement, type ManualFigures } from './control-statement.js';
 import { type FilingKind, nextKind } from './filing-kind.js';
@@ -68,7 +68,7 @@ const unitIdsOf = (sales: Awaited<ReturnType<typeof readSales>>) =>
  * NATS request never runs inside one, docs/architecture.md).
  */
 async function unitsOfPeriod(kit: ServiceKit, ctx: Ctx, period: FilingPeriod): Promise<Units> {
-  const ids = unitIdsOf(await readSales(ctx.em, ctx.companyId!, period.months));
+  const ids = await reverseChargeUnitIds(ctx.em, ctx.companyId!, period.months);
   return { asked: new Set(ids), codes: await unitCodesById(kit, ctx, ids) };
 }
 
@@ -162,8 +162,7 @@ const FORMS = {
 } as const;
 
 /** A form of a period as the books stand: its state, its filings so far, and whether it changed since. */
-async function current(kit: ServiceKit, ctx: Ctx, form: Form, code: string, units?: Units) {
-  const period = await periodOf(ctx, code);
+async function current(kit: ServiceKit, ctx: Ctx, form: Form, period: FilingPeriod, units?: Units) {
   const { entries, manual, problems } = await books(kit, ctx, period, units);
   if (problems.length) throw refuse(problems);
   const state = FORMS[form].build(entries, manual);
@@ -190,7 +189,7 @@ export async function statement(
   code: string,
   withXml: boolean,
 ): Promise<ControlStatement> {
-  const c = await current(kit, ctx, 'KVDPH', code);
+  const c = await current(kit, ctx, 'KVDPH', await periodOf(ctx, code));
   return {
     ...c.head,
     form: 'KVDPH_2025',
@@ -206,7 +205,7 @@ export async function vatReturnOf(
   code: string,
   withXml: boolean,
 ): Promise<VatReturn> {
-  const c = await current(kit, ctx, 'DPH', code);
+  const c = await current(kit, ctx, 'DPH', await periodOf(ctx, code));
   return {
     ...c.head,
     form: 'DPH2025',
@@ -227,11 +226,12 @@ export async function file(
   code: string,
   asked?: string,
 ): Promise<VatFiling> {
-  const units = await unitsOfPeriod(kit, ctx, await periodOf(ctx, code));
+  const period = await periodOf(ctx, code);
+  const units = await unitsOfPeriod(kit, ctx, period);
   return ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em } as Ctx;
-    await lockPeriod(tx, form, (await periodOf(tx, code)).code);
-    const c = await current(kit, tx, form, code, units);
+    await lockPeriod(tx, form, period.code);
+    const c = await current(kit, tx, form, period, units);
     const kind = nextKind(c.filed.length, c.head.changed, asked, c.period.deadline, todayOf(tx));
     return freeze(tx, form, c.period.code, kind, c.filed.length + 1, await c.xml(kind), c.state);
   });

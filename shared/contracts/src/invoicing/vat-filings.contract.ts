@@ -121,9 +121,14 @@ export type ManualFiguresInput = z.infer<typeof ManualFiguresInput>;
 /** `POST …/filings` body: the kind of a later filing, `D` (default) or `O` (before the deadline). */
 export const FileInput = z.object({ kind: z.enum(['R', 'O', 'D']).optional() });
 
+/** A form of a period as the books stand; `xml` also asks for its XML. */
+const FormQuery = z.object({ period: Period(), xml: z.boolean().optional() });
+/** A filing of a period's form. */
+const FileRequest = z.object({ period: Period(), data: FileInput });
+
 export const getControlStatement = defineContract({
   subject: 'invoicing.tax.control-statement',
-  request: z.object({ period: Period(), xml: z.boolean().optional() }),
+  request: FormQuery,
   reply: ControlStatement,
 });
 export const putManualFigures = defineContract({
@@ -133,17 +138,17 @@ export const putManualFigures = defineContract({
 });
 export const fileControlStatement = defineContract({
   subject: 'invoicing.tax.file-control-statement',
-  request: z.object({ period: Period(), data: FileInput }),
+  request: FileRequest,
   reply: VatFiling,
 });
 export const getVatReturn = defineContract({
   subject: 'invoicing.tax.vat-return',
-  request: z.object({ period: Period(), xml: z.boolean().optional() }),
+  request: FormQuery,
   reply: VatReturn,
 });
 export const fileVatReturn = defineContract({
   subject: 'invoicing.tax.file-vat-return',
-  request: z.object({ period: Period(), data: FileInput }),
+  request: FileRequest,
   reply: VatFiling,
 });
 export const listVatFilings = defineContract({
