@@ -361,6 +361,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.6/warehouses/issue-cards/{id}/storno": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse (storno) an issue card
+         * @description Stores the reversal: an issue card in the card's ordner with its own record number, its rows with negative quantities (an issue card's pieces back at the cost prices they left with; a receipt card's rows out at the receipt's cost, under FIFO from the receipt's own layer), its accounting entries negated, dated `date` (today by default, not before the card's dateOperation). Later movements of the items are reposted as for a back-dated card. The card gets `reversed: true` and `reversalId`. 409 InvalidState when the card is reversed already or is a reversal; 422 PeriodClosed naming the period of `date`; 422 OperationCanceledException with `shortfalls` when a receipt's stock has been issued since and negative stock is not allowed.
+         */
+        post: operations["postWarehousesIssueCardsByIdStorno"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/warehouses/receipt-cards/{id}/storno": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse (storno) a receipt card
+         * @description Stores the reversal: a receipt card in the card's ordner with its own record number, its rows with negative quantities (an issue card's pieces back at the cost prices they left with; a receipt card's rows out at the receipt's cost, under FIFO from the receipt's own layer), its accounting entries negated, dated `date` (today by default, not before the card's dateOperation). Later movements of the items are reposted as for a back-dated card. The card gets `reversed: true` and `reversalId`. 409 InvalidState when the card is reversed already or is a reversal; 422 PeriodClosed naming the period of `date`; 422 OperationCanceledException with `shortfalls` when a receipt's stock has been issued since and negative stock is not allowed.
+         */
+        post: operations["postWarehousesReceiptCardsByIdStorno"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.6/warehouses/{id}/stock": {
         parameters: {
             query?: never;
@@ -3998,6 +4038,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -4055,6 +4100,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                 };
             };
@@ -4255,6 +4305,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -4312,6 +4367,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                 };
             };
@@ -4509,6 +4569,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -4566,6 +4631,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                 };
             };
@@ -4766,6 +4836,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -4823,6 +4898,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                 };
             };
@@ -5001,6 +5081,11 @@ export interface operations {
                             sourceId: string | null;
                             /** @enum {string|null} */
                             sourceType: "IssueCard" | "ReceiptCard" | "SalesInvoice" | null;
+                            reversed: boolean;
+                            /** Format: uuid */
+                            reversalId: string | null;
+                            /** Format: uuid */
+                            reversalOf: string | null;
                         }[];
                     };
                     "application/xml": {
@@ -5036,6 +5121,11 @@ export interface operations {
                             sourceId: string | null;
                             /** @enum {string|null} */
                             sourceType: "IssueCard" | "ReceiptCard" | "SalesInvoice" | null;
+                            reversed: boolean;
+                            /** Format: uuid */
+                            reversalId: string | null;
+                            /** Format: uuid */
+                            reversalOf: string | null;
                         }[];
                     };
                 };
@@ -5327,6 +5417,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -5384,6 +5479,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                 };
             };
@@ -5565,6 +5665,11 @@ export interface operations {
                             sourceId: string | null;
                             /** @enum {string|null} */
                             sourceType: "IssueCard" | "ReceiptCard" | "SalesInvoice" | null;
+                            reversed: boolean;
+                            /** Format: uuid */
+                            reversalId: string | null;
+                            /** Format: uuid */
+                            reversalOf: string | null;
                         }[];
                     } | {
                         /** Format: uuid */
@@ -5622,6 +5727,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                     "application/xml": {
                         page: number;
@@ -5656,6 +5766,11 @@ export interface operations {
                             sourceId: string | null;
                             /** @enum {string|null} */
                             sourceType: "IssueCard" | "ReceiptCard" | "SalesInvoice" | null;
+                            reversed: boolean;
+                            /** Format: uuid */
+                            reversalId: string | null;
+                            /** Format: uuid */
+                            reversalOf: string | null;
                         }[];
                     } | {
                         /** Format: uuid */
@@ -5713,6 +5828,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                 };
             };
@@ -5880,6 +6000,11 @@ export interface operations {
                             periodId: string | null;
                             /** @description decimal, at most 2 decimal places */
                             totalCost: number;
+                            reversed: boolean;
+                            /** Format: uuid */
+                            reversalId: string | null;
+                            /** Format: uuid */
+                            reversalOf: string | null;
                         }[];
                     };
                     "application/xml": {
@@ -5904,6 +6029,11 @@ export interface operations {
                             periodId: string | null;
                             /** @description decimal, at most 2 decimal places */
                             totalCost: number;
+                            reversed: boolean;
+                            /** Format: uuid */
+                            reversalId: string | null;
+                            /** Format: uuid */
+                            reversalOf: string | null;
                         }[];
                     };
                 };
@@ -6144,6 +6274,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -6184,6 +6319,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                 };
             };
@@ -6354,6 +6494,11 @@ export interface operations {
                             periodId: string | null;
                             /** @description decimal, at most 2 decimal places */
                             totalCost: number;
+                            reversed: boolean;
+                            /** Format: uuid */
+                            reversalId: string | null;
+                            /** Format: uuid */
+                            reversalOf: string | null;
                         }[];
                     } | {
                         /** Format: uuid */
@@ -6394,6 +6539,11 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                     "application/xml": {
                         page: number;
@@ -6417,6 +6567,11 @@ export interface operations {
                             periodId: string | null;
                             /** @description decimal, at most 2 decimal places */
                             totalCost: number;
+                            reversed: boolean;
+                            /** Format: uuid */
+                            reversalId: string | null;
+                            /** Format: uuid */
+                            reversalOf: string | null;
                         }[];
                     } | {
                         /** Format: uuid */
@@ -6457,6 +6612,531 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postWarehousesIssueCardsByIdStorno: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    date?: string;
+                };
+                "application/xml": {
+                    /** Format: date */
+                    date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id?: string;
+                        /** Format: uuid */
+                        ordnerId: string;
+                        /** Format: uuid */
+                        warehouseId: string;
+                        /** Format: uuid */
+                        partnerId: string | null;
+                        recordNumber: string | null;
+                        tags: string[];
+                        partnerAddress: string | null;
+                        /** Format: date */
+                        dateCreated: string;
+                        /** Format: date */
+                        dateAccounting: string;
+                        /** Format: date */
+                        dateOperation: string;
+                        /** Format: uuid */
+                        periodId: string | null;
+                        itemsComment: string | null;
+                        /** Format: uuid */
+                        reportId: string | null;
+                        rows: {
+                            /** Format: uuid */
+                            id?: string;
+                            /** Format: uuid */
+                            itemId: string;
+                            code: string | null;
+                            name: string | null;
+                            /** Format: uuid */
+                            unitId: string | null;
+                            /** Format: uuid */
+                            lotNumberID: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            quantity: number;
+                            /** @description decimal, at most 4 decimal places */
+                            sellPrice: number;
+                            /** @description decimal, at most 4 decimal places */
+                            costPrice: number;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        totalCost: number;
+                        /** Format: uuid */
+                        sourceId: string | null;
+                        /** @enum {string|null} */
+                        sourceType: "IssueCard" | "ReceiptCard" | "SalesInvoice" | null;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id?: string;
+                        /** Format: uuid */
+                        ordnerId: string;
+                        /** Format: uuid */
+                        warehouseId: string;
+                        /** Format: uuid */
+                        partnerId: string | null;
+                        recordNumber: string | null;
+                        tags: string[];
+                        partnerAddress: string | null;
+                        /** Format: date */
+                        dateCreated: string;
+                        /** Format: date */
+                        dateAccounting: string;
+                        /** Format: date */
+                        dateOperation: string;
+                        /** Format: uuid */
+                        periodId: string | null;
+                        itemsComment: string | null;
+                        /** Format: uuid */
+                        reportId: string | null;
+                        rows: {
+                            /** Format: uuid */
+                            id?: string;
+                            /** Format: uuid */
+                            itemId: string;
+                            code: string | null;
+                            name: string | null;
+                            /** Format: uuid */
+                            unitId: string | null;
+                            /** Format: uuid */
+                            lotNumberID: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            quantity: number;
+                            /** @description decimal, at most 4 decimal places */
+                            sellPrice: number;
+                            /** @description decimal, at most 4 decimal places */
+                            costPrice: number;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        totalCost: number;
+                        /** Format: uuid */
+                        sourceId: string | null;
+                        /** @enum {string|null} */
+                        sourceType: "IssueCard" | "ReceiptCard" | "SalesInvoice" | null;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postWarehousesReceiptCardsByIdStorno: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    date?: string;
+                };
+                "application/xml": {
+                    /** Format: date */
+                    date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        ordnerId: string;
+                        /** Format: uuid */
+                        warehouseId: string;
+                        /** Format: uuid */
+                        partnerId: string | null;
+                        recordNumber: string;
+                        /** Format: date */
+                        dateOperation: string;
+                        /** Format: date */
+                        dateAccounting: string;
+                        /** Format: uuid */
+                        periodId: string | null;
+                        rows: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            itemId: string;
+                            /** Format: uuid */
+                            lotNumberID: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            quantity: number;
+                            /** @description decimal, at most 4 decimal places */
+                            costPrice: number;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        totalCost: number;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        ordnerId: string;
+                        /** Format: uuid */
+                        warehouseId: string;
+                        /** Format: uuid */
+                        partnerId: string | null;
+                        recordNumber: string;
+                        /** Format: date */
+                        dateOperation: string;
+                        /** Format: date */
+                        dateAccounting: string;
+                        /** Format: uuid */
+                        periodId: string | null;
+                        rows: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            itemId: string;
+                            /** Format: uuid */
+                            lotNumberID: string | null;
+                            /** @description decimal, at most 4 decimal places */
+                            quantity: number;
+                            /** @description decimal, at most 4 decimal places */
+                            costPrice: number;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        totalCost: number;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
+                        reversed: boolean;
+                        /** Format: uuid */
+                        reversalId: string | null;
+                        /** Format: uuid */
+                        reversalOf: string | null;
                     };
                 };
             };

@@ -53,7 +53,8 @@ export interface Operation {
   summary: string;
   description?: string;
   tag: string;
-  body?: { schema: z.ZodObject; accepted?: z.ZodType; ignore?: string[] };
+  /** `optional`: a request without a body is read as `{}` (e.g. a storno without a date). */
+  body?: { schema: z.ZodObject; accepted?: z.ZodType; ignore?: string[]; optional?: boolean };
   query?: z.ZodObject;
   params?: z.ZodObject;
   reply: z.ZodType;
@@ -174,7 +175,9 @@ export function handlerFor(
       );
     }
     if (op.body) {
-      const { value, xml } = await readBody(c);
+      const read = await readBody(c);
+      const { xml } = read;
+      const value = read.value === undefined && op.body.optional ? {} : read.value;
       if (value === undefined)
         throw validationFailed([{ path: '(body)', message: 'a request body is required' }]);
       if (!value || typeof value !== 'object' || Array.isArray(value)) {
@@ -251,7 +254,7 @@ export function registerOperations(
         ...(op.body
           ? {
               body: {
-                required: true,
+                required: !op.body.optional,
                 content: {
                   'application/json': { schema: op.body.schema as any },
                   'application/xml': { schema: op.body.schema as any },

@@ -21,8 +21,11 @@ import {
   ReceiptCard,
   ReceiptCardInput,
   ReceiptCardListItem,
+  reverseIssueCard,
+  reverseReceiptCard,
   StockQuery,
   StockReport,
+  StornoBody,
   WarehouseDocumentListQuery,
   z,
 } from '@bm/contracts';
@@ -31,6 +34,27 @@ import { pagedReads } from './paged-reads.js';
 
 const IdParams = z.object({ id: Guid() });
 const tag = 'Warehouse documents';
+
+/** The storno of a card (issue #38): `POST {base}/{id}/storno` with `{date?}`, 201 with the reversal card. */
+const stornoOperation = (
+  base: string,
+  what: string,
+  contract: typeof reverseIssueCard | typeof reverseReceiptCard,
+  reply: typeof IssueCard | typeof ReceiptCard,
+  xmlRoot: string,
+): Operation => ({
+  method: 'post',
+  path: `${base}/{id}/storno`,
+  summary: `Reverse (storno) ${what}`,
+  description: `Stores the reversal: ${what} in the card's ordner with its own record number, its rows with negative quantities (an issue card's pieces back at the cost prices they left with; a receipt card's rows out at the receipt's cost, under FIFO from the receipt's own layer), its accounting entries negated, dated \`date\` (today by default, not before the card's dateOperation). Later movements of the items are reposted as for a back-dated card. The card gets \`reversed: true\` and \`reversalId\`. 409 InvalidState when the card is reversed already or is a reversal; 422 PeriodClosed naming the period of \`date\`; 422 OperationCanceledException with \`shortfalls\` when a receipt's stock has been issued since and negative stock is not allowed.`,
+  tag,
+  params: IdParams,
+  body: { schema: StornoBody, optional: true },
+  reply,
+  xmlRoot,
+  status: 201,
+  run: ({ params, body }, call) => call(contract, { ...(body ?? {}), id: params.id }),
+});
 
 const copyOperations = (base: string): Operation[] => [
   {
@@ -115,6 +139,14 @@ export const warehouseOperations: Operation[] = [
     reply: ReceiptCard,
     root: 'ReceiptCard',
   }),
+  stornoOperation('/1.6/warehouses/issue-cards', 'an issue card', reverseIssueCard, IssueCard, 'IssueCard'),
+  stornoOperation(
+    '/1.6/warehouses/receipt-cards',
+    'a receipt card',
+    reverseReceiptCard,
+    ReceiptCard,
+    'ReceiptCard',
+  ),
   {
     method: 'get',
     path: '/1.6/warehouses/{id}/stock',

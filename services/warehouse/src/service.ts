@@ -6,6 +6,7 @@ import {
   startOutboxRelay,
   startService,
 } from '@bm/service-kit';
+import { registerStorno } from './card-storno/storno.handlers.js';
 import type { WarehouseDeps } from './commands/create-issue-card.js';
 import { SCHEMA } from './persistence/entities.js';
 import { ormOptions } from './persistence/orm-options.js';
@@ -29,6 +30,7 @@ export async function startWarehouse(config: ServiceConfig): Promise<WarehouseSe
       registerMasterData(kit);
       registerProvision(kit);
       registerDocuments(deps);
+      registerStorno(deps);
     },
     afterStart: async (kit) => {
       relay = startOutboxRelay({ orm: kit.orm, nc: kit.nc, log: kit.log, schema: SCHEMA });

@@ -21,6 +21,7 @@ import {
   StockReceivedEvent,
   StockRevaluedEvent,
 } from './warehouse/stock.contract.js';
+import { CardReversedEvent, StornoEventSubjects } from './warehouse/storno.contract.js';
 
 /** Header with the major version of an event's payload schema (a decimal integer, `1` today). */
 export const EVENT_VERSION_HEADER = 'Event-Version';
@@ -73,6 +74,14 @@ export const EVENT_CONTRACTS: readonly EventContract[] = Object.freeze([
     payload: StockRevaluedEvent,
     summary:
       'A back-dated receipt or issue changed the cost of this stored issue card (DESIGN §5 "Repost"); one per revalued card.',
+  },
+  {
+    subject: StornoEventSubjects.cardReversed,
+    producer: 'warehouse',
+    version: 1,
+    payload: CardReversedEvent,
+    summary:
+      'A stock card was reversed (storno, issue #38): the reversal card with its rows; revalued later cards get stock-revalued too.',
   },
   {
     subject: InvoiceEventSubjects.salesInvoiceCreated,

@@ -28,3 +28,4 @@ export * from './warehouse/issue-cards.contract.js';
 export * from './warehouse/master-data.contract.js';
 export * from './warehouse/receipt-cards.contract.js';
 export * from './warehouse/stock.contract.js';
+export * from './warehouse/storno.contract.js';

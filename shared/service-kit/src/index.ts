@@ -5,6 +5,7 @@ export * from './bound-query.js';
 export * from './config.js';
 export * from './crud.js';
 export * from './deadline.js';
+export * from './document-kind.js';
 export * from './documents.js';
 export * from './event-delivery.js';
 export * from './group-commit.js';

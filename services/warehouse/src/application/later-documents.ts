@@ -5,6 +5,7 @@ import { ReceiptCardRowEntity } from '../persistence/entities.js';
 import type { LaterDocRef } from '../persistence/key-history.repository.js';
 
 import type { StoredIssueRow } from './posting-types.js';
+import { reversalLines } from './reversal-lines.js';
 
 /** Loads the later documents' lines of one key, in the shape the replay takes. */
 export async function laterDocs(
@@ -15,6 +16,7 @@ export async function laterDocs(
   issueRows: Map<string, StoredIssueRow[]>,
 ): Promise<LedgerDoc[]> {
   const missing = refs.filter((r) => r.kind === 'issue' && !issueRows.has(r.docId)).map((r) => r.docId);
+  // The ledger takes the reversals apart (reversal-lines.ts); only issue cards' rows are shared by keys.
   for (const id of missing) issueRows.set(id, []);
   if (missing.length) {
     const rows = await em.execute<StoredIssueRow[]>(
@@ -45,9 +47,24 @@ export async function laterDocs(
       receiptRows.set(r.receiptCardId, list);
     }
   }
+  const reversals = await reversalLines(em, refs, key);
   return refs.map((ref): LedgerDoc => {
     if (ref.kind === 'receipt')
       return { kind: 'receipt', docId: ref.docId, date: ref.date, lines: receiptRows.get(ref.docId) ?? [] };
+    if (ref.kind === 'return')
+      return {
+        kind: 'return',
+        docId: ref.docId,
+        date: ref.date,
+        lines: reversals.returns.get(ref.docId) ?? [],
+      };
+    if (ref.kind === 'withdrawal')
+      return {
+        kind: 'withdrawal',
+        docId: ref.docId,
+        date: ref.date,
+        lines: reversals.withdrawals.get(ref.docId) ?? [],
+      };
     const byLine = new Map<number, { quantity: Dec; costPrice: Dec }>();
     for (const r of issueRows.get(ref.docId)!) {
       if (r.itemId !== key.itemId || (r.lotNumberId ?? null) !== key.lotNumberID) continue;

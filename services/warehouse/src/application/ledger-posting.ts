@@ -12,16 +12,18 @@
  * domain/repost-revision.ts); this module loads, calls them and stores.
  */
 
-import { fmt, sum } from '@bm/money';
+import { fmt, round2, sum } from '@bm/money';
 import { type Ctx, type EntityManager, executeAll, type GroupTx, type WritePart } from '@bm/service-kit';
 import {
   availableFrom,
+  type DocResult,
   type LedgerDoc,
   replayKey,
   stockKey,
   type ValuationMethod,
 } from '../domain/ledger-replay.js';
 import { ledgerRows } from '../domain/ledger-writes.js';
+import { reversalRevalued } from '../domain/reversal.js';
 import { loadKey } from '../persistence/key-history.repository.js';
 import { deleteReplayed, ledgerWriteParts } from '../persistence/ledger-statements.js';
 import { type BalanceRow, type LayerRow, lotKeyOf } from '../persistence/stock-ledger.repository.js';
@@ -88,47 +90,86 @@ export async function planPosting(
       doc.date,
       {
         fifo: method === 'FIFO',
-        // A current-date receipt settles on quantities only; a current-date issue takes the covering layers.
+        // A current-date receipt settles on quantities only; a current-date issue takes the covering
+        // layers; a receipt's reversal looks for the receipt's own layer among all of them.
         currentNeedsLayers: doc.kind === 'issue',
+        allLayers: doc.kind === 'withdrawal',
         needed,
         prefetched: prefetched.get(bk),
       },
     );
     const later = await laterDocs(em, load.later, { itemId, lotNumberID }, method, plan.laterIssueRows);
-    const first: LedgerDoc =
-      doc.kind === 'issue'
-        ? {
-            kind: 'issue',
-            docId: doc.docId,
-            date: doc.date,
-            lines: lines.map((l) => ({ line: l.line, quantity: l.quantity, costPrice: l.costPrice })),
-          }
-        : {
-            kind: 'receipt',
-            docId: doc.docId,
-            date: doc.date,
-            lines: lines.map((l) => ({ line: l.line, quantity: l.quantity, costPrice: l.costPrice! })),
-          };
-    // A receipt never lowers a balance, so its replay is never refused.
-    const allowNegative = warehouse.allowNegativeStock || doc.kind === 'receipt';
+    const first = firstDoc(doc, lines);
+    // A receipt (or return) never lowers a balance, so its replay is never refused.
+    const allowNegative = warehouse.allowNegativeStock || doc.kind === 'receipt' || doc.kind === 'return';
     const r = replayKey(method, allowNegative, load.start, [first, ...later]);
     if (!r.ok) {
       shortfalls.push({
         itemId,
         lotNumberID,
         requested: needed,
-        available: availableFrom(load.start.quantity, later),
+        available: r.shortfall.available ?? availableFrom(load.start.quantity, later),
         date: r.shortfall.date,
       });
       continue;
     }
     plan.keys.push({ itemId, lotNumberID, load, docs: r.docs, final: r.final });
     const mine = r.docs[0];
-    if (mine.kind === 'issue') for (const l of mine.lines) plan.issued.set(l.line, l.pieces);
+    if (mine.kind === 'issue' || mine.kind === 'withdrawal')
+      for (const l of mine.lines) plan.issued.set(l.line, l.pieces);
     else for (const l of mine.lines) plan.settled.set(l.line, l.settlementValue);
+    refuseChangedWithdrawals(later, r.docs);
   }
   if (shortfalls.length) onShortfalls(shortfalls);
   return plan;
+}
+
+/** The new document as the replay takes it: its lines of one key. */
+function firstDoc(doc: NewDocument, lines: PostingLine[]): LedgerDoc {
+  const { docId, date } = doc;
+  if (doc.kind === 'issue')
+    return {
+      kind: 'issue',
+      docId,
+      date,
+      lines: lines.map((l) => ({ line: l.line, quantity: l.quantity, costPrice: l.costPrice })),
+    };
+  if (doc.kind === 'withdrawal')
+    return {
+      kind: 'withdrawal',
+      docId,
+      date,
+      lines: lines.map((l) => ({
+        line: l.line,
+        quantity: l.quantity,
+        costPrice: l.costPrice!,
+        layerIds: l.layerIds ?? [],
+      })),
+    };
+  const received = lines.map((l) => ({
+    line: l.line,
+    quantity: l.quantity,
+    costPrice: l.costPrice!,
+    ...(l.amount ? { amount: l.amount } : {}),
+  }));
+  return { kind: doc.kind, docId, date, lines: received };
+}
+
+/**
+ * A back-dated document may not change what a later receipt reversal took out (its card's rows are
+ * final; issue #38, docs/decisions.md): 422 ReversalRevalued naming the reversal card.
+ */
+function refuseChangedWithdrawals(later: readonly LedgerDoc[], replayed: readonly DocResult[]): void {
+  for (const before of later) {
+    if (before.kind !== 'withdrawal') continue;
+    const after = replayed.find((d) => d.docId === before.docId);
+    if (after?.kind !== 'withdrawal') continue;
+    for (const l of before.lines) {
+      const was = l.storedAmount ?? round2(l.quantity.mul(l.costPrice));
+      const now = sum((after.lines.find((x) => x.line === l.line)?.pieces ?? []).map((p) => p.amount));
+      if (!now.eq(was)) throw reversalRevalued(`the reversal card ${before.docId}`);
+    }
+  }
 }
 
 /**
@@ -155,7 +196,10 @@ export async function storePosting(
   for (const k of plan.keys) {
     const lot = lotKeyOf(k.lotNumberID);
     const keyWhere: [string, string, string, string] = [companyId, warehouse.id, k.itemId, lot];
-    const laterIssueIds = k.load.later.filter((d) => d.kind === 'issue').map((d) => d.docId);
+    // Documents that consumed layers (issues and receipt reversals): their consumptions are replayed.
+    const laterIssueIds = k.load.later
+      .filter((d) => d.kind === 'issue' || d.kind === 'withdrawal')
+      .map((d) => d.docId);
     // Everything derived after the document's date is replayed: remove it, then write the replay.
     if (k.load.later.length) await deleteReplayed(tx, keyWhere, laterIssueIds, doc.date);
     const balance = balances.get(stockKey(k.itemId, k.lotNumberID))!;

@@ -12,13 +12,20 @@ export interface PostingLine {
   itemId: string;
   lotNumberID: string | null;
   quantity: Dec;
-  /** Receipt: the row's cost; issue: the caller's cost (Custom only). */
+  /** Receipt, return, withdrawal: the row's cost; issue: the caller's cost (Custom only). */
   costPrice?: Dec;
+  /** Return (an issue card's reversal): the piece's value as it left. */
+  amount?: Dec;
+  /** Withdrawal (a receipt's reversal): the receipt's own layer (domain/ledger-replay.ts). */
+  layerIds?: readonly string[];
 }
 
-/** The document being stored (or previewed). */
+/**
+ * The document being stored (or previewed): an issue card, a receipt card, or the reversal of one
+ * (`return`: an issue card's, `withdrawal`: a receipt card's; issue #38).
+ */
 export interface NewDocument {
-  kind: 'issue' | 'receipt';
+  kind: 'issue' | 'receipt' | 'return' | 'withdrawal';
   docId: string;
   date: string;
   lines: PostingLine[];
@@ -53,9 +60,9 @@ export interface PostingPlan {
   warehouse: LedgerWarehouse;
   doc: NewDocument;
   keys: KeyPlan[];
-  /** Issue: the pieces (stored rows) of each line of the new document. */
+  /** Issue, withdrawal: the pieces (stored rows) of each line of the new document. */
   issued: Map<number, IssuedPiece[]>;
-  /** Receipt: the settlement value of each line of the new document. */
+  /** Receipt, return: the settlement value of each line of the new document. */
   settled: Map<number, Dec>;
   /** Later documents' lines by document id (loaded once, shared by the keys). */
   laterIssueRows: Map<string, StoredIssueRow[]>;

@@ -13,6 +13,7 @@ import {
   reviseIssueCard,
   reviseReceiptEntries,
 } from '../domain/repost-revision.js';
+import { reversalRevalued } from '../domain/reversal.js';
 import { issueCardHeaders, laterReceipts } from '../store/repost.reads.js';
 import { writeIssueCardRevisions, writeReceiptRevisions } from '../store/repost.writer.js';
 import type { PostingPlan } from './posting-types.js';
@@ -21,7 +22,8 @@ import type { PostingPlan } from './posting-types.js';
  * Revises the later issue cards whose pieces the replay changed (`reposted`: pieces per card and line)
  * and the later receipts whose settlement it may have changed (`receiptIds`), inside the posting's
  * transaction. `isClosed` tells which periods are closed.
- * @throws 422 PeriodClosed naming the first revalued document in a closed period.
+ * @throws 422 PeriodClosed naming the first revalued document in a closed period; 409 InvalidState
+ *   when a revalued issue card has been reversed (storno, issue #38).
  */
 export async function reviseLaterDocuments(
   tx: EntityManager,
@@ -44,6 +46,7 @@ export async function reviseLaterDocuments(
     const revisions = new Map<string, IssueCardRevision>();
     for (const [cardId, lines] of changed) {
       const card = headers.get(cardId)!;
+      if (card.reversalId) throw reversalRevalued(`issue card ${card.recordNumber}`);
       const r = reviseIssueCard(
         { ...card, companyId },
         plan.laterIssueRows.get(cardId)!,

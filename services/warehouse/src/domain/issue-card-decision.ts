@@ -41,6 +41,8 @@ export interface IssueCardWriteSet {
   totalCost: string;
   accounts: WarehouseAccounts;
   createdAt: Date;
+  /** A reversal card (storno, issue #38): the card it reverses. */
+  reversalOf?: string;
 }
 
 /** The card as sent, and its references as the resolve step found them (commands/create-issue-card.ts). */

@@ -18,7 +18,7 @@
  * Pure: no ORM, no I/O. Quantities and unit costs are decimals with 4 places, values 2 places.
  */
 import type { ValuationMethod } from '@bm/contracts';
-import { type Dec, dec, round2 } from '@bm/money';
+import { Dec, dec, round2, round4 } from '@bm/money';
 import { consumeFifo, type Layer, type LayerTake, splitByCost } from './fifo.js';
 import { issueAtAverage } from './moving-average.js';
 import { splitReceipt } from './receipt.js';
@@ -48,12 +48,33 @@ export interface ReceiptLineIn {
   line: number;
   quantity: Dec;
   costPrice: Dec;
+  /** The row's value when not round2(quantity × costPrice): a reversed issue piece's own amount. */
+  amount?: Dec;
 }
 
-/** A document of the key's ledger, in ledger order. */
+/**
+ * One line of a receipt's reversal (issue #38, storno): the receipt's row taken out again at the
+ * receipt's cost, under FIFO from the receipt's own layer first (`layerIds`: that layer's id as stored
+ * and as a replay of the receipt names it, {@link newLayerId}).
+ */
+export interface WithdrawalLineIn {
+  line: number;
+  quantity: Dec;
+  costPrice: Dec;
+  layerIds: readonly string[];
+  /** The value the reversal card took out when stored (a later reversal in a repost; 2 decimals). */
+  storedAmount?: Dec;
+}
+
+/**
+ * A document of the key's ledger, in ledger order. `return` is an issue card's reversal: the issued
+ * pieces back at their cost prices, ruled as a receipt. `withdrawal` is a receipt card's reversal.
+ */
 export type LedgerDoc =
   | { kind: 'issue'; docId: string; date: string; lines: IssueLineIn[] }
-  | { kind: 'receipt'; docId: string; date: string; lines: ReceiptLineIn[] };
+  | { kind: 'receipt'; docId: string; date: string; lines: ReceiptLineIn[] }
+  | { kind: 'return'; docId: string; date: string; lines: ReceiptLineIn[] }
+  | { kind: 'withdrawal'; docId: string; date: string; lines: WithdrawalLineIn[] };
 
 /** A valued piece of an issue line: one stored row. */
 export interface IssuedPiece {
@@ -82,7 +103,9 @@ export interface ReceivedLine {
 
 export type DocResult =
   | { kind: 'issue'; docId: string; date: string; lines: IssuedLine[] }
-  | { kind: 'receipt'; docId: string; date: string; lines: ReceivedLine[] };
+  | { kind: 'withdrawal'; docId: string; date: string; lines: IssuedLine[] }
+  | { kind: 'receipt'; docId: string; date: string; lines: ReceivedLine[] }
+  | { kind: 'return'; docId: string; date: string; lines: ReceivedLine[] };
 
 /** Where a replay would take the key's quantity below zero in a warehouse that does not allow it. */
 export interface ReplayShortfall {
@@ -90,6 +113,11 @@ export interface ReplayShortfall {
   date: string;
   /** The running quantity there. */
   quantity: Dec;
+  /**
+   * What could be taken instead, when the limit is not the running quantity: a receipt's reversal under
+   * FIFO can take no more than its own layer still holds.
+   */
+  available?: Dec;
 }
 
 export type ReplayResult =
@@ -115,6 +143,58 @@ const cloneState = (s: KeyLedgerState): KeyLedgerState => ({
   layers: s.layers.map((l) => ({ ...l })),
 });
 
+/** Takes `quantity` from the layers of `s` in the order of `layers` (mutated): the pieces, by cost price. */
+function takeFromLayers(s: KeyLedgerState, layers: readonly Layer[], quantity: Dec): IssuedPiece[] {
+  const pieces: IssuedPiece[] = [];
+  const { takes, uncovered } = consumeFifo(layers, quantity);
+  for (const t of takes) {
+    const layer = s.layers.find((x) => x.id === t.layerId)!;
+    layer.remainingQuantity = layer.remainingQuantity.minus(t.quantity);
+    layer.remainingValue = layer.remainingValue.minus(t.value);
+  }
+  s.layers = s.layers.filter((x) => x.remainingQuantity.gt(0));
+  for (const split of splitByCost(takes))
+    pieces.push({ ...split, takes: takes.filter((t) => t.unitCost.eq(split.costPrice)) });
+  if (uncovered.gt(0)) pieces.push({ quantity: uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
+  return pieces;
+}
+
+/** Lowers `s` by `quantity` and the pieces' value; no cent stranded at quantity 0 or below (not Custom). */
+function takeOut(method: ValuationMethod, s: KeyLedgerState, quantity: Dec, pieces: IssuedPiece[]) {
+  const value = pieces.reduce((acc, p) => acc.plus(p.amount), dec(0));
+  s.quantity = s.quantity.minus(quantity);
+  s.value = s.value.minus(value);
+  // Below 0 the missing pieces carry no value until settled.
+  if (s.quantity.lte(0) && method !== 'Custom') s.value = dec(0);
+}
+
+/**
+ * Takes a receipt's reversal line out of `s` (mutated) at the receipt's cost (issue #38): Custom at
+ * `costPrice`; FIFO from the receipt's own layer first, then the oldest layers, pieces beyond stock at
+ * 0; WeightedAverage at `costPrice`, but never more value than the stock holds. Returns the pieces and
+ * what the receipt's own layer held (FIFO; else the whole quantity).
+ */
+function withdrawLine(
+  method: ValuationMethod,
+  s: KeyLedgerState,
+  l: WithdrawalLineIn,
+): { pieces: IssuedPiece[]; ownAvailable: Dec } {
+  let pieces: IssuedPiece[];
+  let ownAvailable = l.quantity;
+  if (method === 'FIFO') {
+    const own = s.layers.filter((x) => l.layerIds.includes(x.id));
+    ownAvailable = own.reduce((acc, x) => acc.plus(x.remainingQuantity), dec(0));
+    pieces = takeFromLayers(s, [...own, ...s.layers.filter((x) => !own.includes(x))], l.quantity);
+  } else {
+    const full = round2(l.quantity.mul(l.costPrice));
+    const amount = method === 'Custom' || full.lte(s.value) ? full : Dec.max(s.value, dec(0));
+    const costPrice = amount.eq(full) ? l.costPrice : round4(amount.div(l.quantity));
+    pieces = [{ quantity: l.quantity, costPrice, amount, takes: [] }];
+  }
+  takeOut(method, s, l.quantity, pieces);
+  return { pieces, ownAvailable };
+}
+
 /** Issues one line from `s` (mutated). */
 function issueLine(method: ValuationMethod, s: KeyLedgerState, l: IssueLineIn): IssuedPiece[] {
   const pieces: IssuedPiece[] = [];
@@ -122,16 +202,7 @@ function issueLine(method: ValuationMethod, s: KeyLedgerState, l: IssueLineIn): 
     const costPrice = l.costPrice ?? dec(0);
     pieces.push({ quantity: l.quantity, costPrice, amount: round2(l.quantity.mul(costPrice)), takes: [] });
   } else if (method === 'FIFO') {
-    const { takes, uncovered } = consumeFifo(s.layers, l.quantity);
-    for (const t of takes) {
-      const layer = s.layers.find((x) => x.id === t.layerId)!;
-      layer.remainingQuantity = layer.remainingQuantity.minus(t.quantity);
-      layer.remainingValue = layer.remainingValue.minus(t.value);
-    }
-    s.layers = s.layers.filter((x) => x.remainingQuantity.gt(0));
-    for (const split of splitByCost(takes))
-      pieces.push({ ...split, takes: takes.filter((t) => t.unitCost.eq(split.costPrice)) });
-    if (uncovered.gt(0)) pieces.push({ quantity: uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
+    pieces.push(...takeFromLayers(s, s.layers, l.quantity));
   } else {
     const a = issueAtAverage({ quantity: s.quantity, value: s.value }, l.quantity);
     if (a.valuedQuantity.gt(0))
@@ -139,11 +210,7 @@ function issueLine(method: ValuationMethod, s: KeyLedgerState, l: IssueLineIn): 
     if (a.uncovered.gt(0))
       pieces.push({ quantity: a.uncovered, costPrice: dec(0), amount: dec(0), takes: [] });
   }
-  const value = pieces.reduce((acc, p) => acc.plus(p.amount), dec(0));
-  s.quantity = s.quantity.minus(l.quantity);
-  s.value = s.value.minus(value);
-  // No cent is stranded at quantity 0; below 0 the missing pieces carry no value until settled.
-  if (s.quantity.lte(0) && method !== 'Custom') s.value = dec(0);
+  takeOut(method, s, l.quantity, pieces);
   return pieces;
 }
 
@@ -155,7 +222,7 @@ function receiveLine(
   l: ReceiptLineIn,
 ): ReceivedLine {
   // Custom never settles: its stock value is Σ receipts − Σ issues at the callers' costs.
-  const split = splitReceipt(method === 'Custom' ? dec(0) : s.quantity, l.quantity, l.costPrice);
+  const split = splitReceipt(method === 'Custom' ? dec(0) : s.quantity, l.quantity, l.costPrice, l.amount);
   let layer: Layer | undefined;
   if (method === 'FIFO' && split.layerQuantity.gt(0)) {
     layer = {
@@ -197,13 +264,24 @@ export function replayKey(
       if (!allowNegativeStock && s.quantity.lt(0))
         return { ok: false, shortfall: { date: d.date, quantity: s.quantity } };
       out.push({ kind: 'issue', docId: d.docId, date: d.date, lines });
+    } else if (d.kind === 'withdrawal') {
+      const lines: IssuedLine[] = [];
+      for (const l of d.lines) {
+        const { pieces, ownAvailable } = withdrawLine(method, s, l);
+        // The receipt's stock issued since: its reversal would take other stock or go negative.
+        if (!allowNegativeStock && ownAvailable.lt(l.quantity))
+          return {
+            ok: false,
+            shortfall: { date: d.date, quantity: ownAvailable.minus(l.quantity), available: ownAvailable },
+          };
+        lines.push({ line: l.line, pieces });
+      }
+      if (!allowNegativeStock && s.quantity.lt(0))
+        return { ok: false, shortfall: { date: d.date, quantity: s.quantity } };
+      out.push({ kind: 'withdrawal', docId: d.docId, date: d.date, lines });
     } else {
-      out.push({
-        kind: 'receipt',
-        docId: d.docId,
-        date: d.date,
-        lines: d.lines.map((l) => receiveLine(method, s, d.docId, l)),
-      });
+      const lines = d.lines.map((l) => receiveLine(method, s, d.docId, l));
+      out.push(d.kind === 'return' ? { ...d, kind: 'return', lines } : { ...d, kind: 'receipt', lines });
     }
   }
   return { ok: true, docs: out, final: s };
@@ -219,7 +297,8 @@ export function availableFrom(start: Dec, later: readonly LedgerDoc[]): Dec {
   let lowest = start;
   for (const d of later) {
     for (const l of d.lines)
-      running = d.kind === 'issue' ? running.minus(l.quantity) : running.plus(l.quantity);
+      running =
+        d.kind === 'issue' || d.kind === 'withdrawal' ? running.minus(l.quantity) : running.plus(l.quantity);
     if (running.lt(lowest)) lowest = running;
   }
   return lowest.lt(0) ? dec(0) : lowest;

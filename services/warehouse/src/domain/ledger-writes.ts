@@ -30,7 +30,17 @@ export interface LedgerRows {
   repostedLines: Map<string, Map<number, IssuedPiece[]>>;
   /** Later receipts: their accounting entries follow the replayed negative-stock settlements. */
   laterReceipts: Set<string>;
+  /** Later receipt reversals' pieces per line (a repost may not change them: ledger-posting.ts). */
+  laterWithdrawals: Map<string, Map<number, IssuedPiece[]>>;
 }
+
+/** The movements' `document_type` of each kind of ledger document (a reversal is a card of its own type). */
+const DOCUMENT_TYPE = {
+  issue: 'IssueCard',
+  receipt: 'ReceiptCard',
+  return: 'IssueCardReversal',
+  withdrawal: 'ReceiptCardReversal',
+} as const;
 
 /** The rows of a posting of `doc` (ledger place `seq`) over `keys`; new layers get fresh ids. */
 export function ledgerRows(o: {
@@ -47,6 +57,7 @@ export function ledgerRows(o: {
   const layerUpdates: [string, string, string][] = [];
   const repostedLines = new Map<string, Map<number, IssuedPiece[]>>();
   const laterReceipts = new Set<string>();
+  const laterWithdrawals = new Map<string, Map<number, IssuedPiece[]>>();
   for (const k of o.keys) {
     const lot = k.lotKey;
     const warehouse = { id: o.warehouseId };
@@ -61,10 +72,16 @@ export function ledgerRows(o: {
     for (const d of k.docs) {
       const docSeq = d.docId === doc.docId ? seq : seqOf.get(d.docId)!;
       const at = [companyId, warehouse.id, k.itemId, lot, d.date, docSeq];
-      if (d.kind === 'issue') {
+      if (d.kind === 'issue' || d.kind === 'withdrawal') {
         for (const l of d.lines)
           for (const p of l.pieces) {
-            movements.push([...at, fmt(p.quantity.neg()), fmt(p.amount.neg()), 'IssueCard', d.docId]);
+            movements.push([
+              ...at,
+              fmt(p.quantity.neg()),
+              fmt(p.amount.neg()),
+              DOCUMENT_TYPE[d.kind],
+              d.docId,
+            ]);
             for (const t of p.takes)
               consumptions.push([
                 companyId,
@@ -76,13 +93,14 @@ export function ledgerRows(o: {
               ]);
           }
         if (d.docId !== doc.docId) {
-          const m = repostedLines.get(d.docId) ?? new Map<number, IssuedPiece[]>();
+          const into = d.kind === 'issue' ? repostedLines : laterWithdrawals;
+          const m = into.get(d.docId) ?? new Map<number, IssuedPiece[]>();
           for (const l of d.lines) m.set(l.line, l.pieces);
-          repostedLines.set(d.docId, m);
+          into.set(d.docId, m);
         }
       } else {
         for (const l of d.lines) {
-          movements.push([...at, fmt(l.quantity), fmt(l.amount), 'ReceiptCard', d.docId]);
+          movements.push([...at, fmt(l.quantity), fmt(l.amount), DOCUMENT_TYPE[d.kind], d.docId]);
           if (l.settledQuantity.gt(0))
             movements.push([...at, '0', fmt(l.settlementValue.neg()), 'NegativeStockSettlement', d.docId]);
           if (l.layer) {
@@ -99,7 +117,7 @@ export function ledgerRows(o: {
             ]);
           }
         }
-        if (d.docId !== doc.docId) laterReceipts.add(d.docId);
+        if (d.docId !== doc.docId && d.kind === 'receipt') laterReceipts.add(d.docId);
       }
     }
     // Layers that existed before the document: their remaining stock after the replay.
@@ -108,5 +126,5 @@ export function ledgerRows(o: {
       layerUpdates.push([l.id, fmt(final?.remainingQuantity ?? 0), fmt(final?.remainingValue ?? 0)]);
     }
   }
-  return { movements, layers, consumptions, layerUpdates, repostedLines, laterReceipts };
+  return { movements, layers, consumptions, layerUpdates, repostedLines, laterReceipts, laterWithdrawals };
 }

@@ -16,9 +16,13 @@ export interface ReceiptSplit {
   layerValue: Dec;
 }
 
-/** Splits a receipt of `quantity` at `costPrice` given the balance quantity before it. */
-export function splitReceipt(balanceQuantity: Dec, quantity: Dec, costPrice: Dec): ReceiptSplit {
-  const amount = round2(quantity.mul(costPrice));
+/**
+ * Splits a receipt of `quantity` at `costPrice` given the balance quantity before it. `amount` is the
+ * row's value when it is not round2(quantity × costPrice) (an issue card's reversal brings its pieces
+ * back at the value they left with).
+ */
+export function splitReceipt(balanceQuantity: Dec, quantity: Dec, costPrice: Dec, value?: Dec): ReceiptSplit {
+  const amount = value ?? round2(quantity.mul(costPrice));
   const missing = balanceQuantity.lt(0) ? balanceQuantity.neg() : dec(0);
   const settledQuantity = missing.gt(quantity) ? quantity : missing;
   const settlementValue = settledQuantity.eq(quantity) ? amount : round2(settledQuantity.mul(costPrice));

@@ -34,6 +34,10 @@ export const ReceiptCardEntity = defineEntity({
     periodId: p.uuid().nullable(),
     totalCost: p.decimal('string').precision(18).scale(2),
     createdAt: p.datetime(),
+    /** The card this one reverses (storno, issue #38); a card has one reversal at most. */
+    reversalOf: p.uuid().nullable().unique(),
+    /** This card's reversal, once reversed. */
+    reversalId: p.uuid().nullable(),
   },
   uniques: [{ properties: ['companyId', 'recordNumber'] }],
   indexes: [
@@ -86,6 +90,10 @@ export const IssueCardEntity = defineEntity({
     sourceId: p.uuid().nullable(),
     sourceType: p.string().length(20).nullable(),
     createdAt: p.datetime(),
+    /** The card this one reverses (storno, issue #38); a card has one reversal at most. */
+    reversalOf: p.uuid().nullable().unique(),
+    /** This card's reversal, once reversed. */
+    reversalId: p.uuid().nullable(),
   },
   uniques: [{ properties: ['companyId', 'recordNumber'] }],
   indexes: [

@@ -18,7 +18,8 @@ import {
 
 /** A document of a key's ledger dated after a back-dated one: what a repost replays. */
 export interface LaterDocRef {
-  kind: 'issue' | 'receipt';
+  /** `return`: an issue card's reversal; `withdrawal`: a receipt card's (issue #38). */
+  kind: 'issue' | 'receipt' | 'return' | 'withdrawal';
   docId: string;
   date: string;
   /** The document's place in the ledger (its movements' sequence). */
@@ -33,6 +34,14 @@ export interface KeyLoad {
   /** Later documents in ledger order (empty when current). */
   later: LaterDocRef[];
 }
+
+/** The ledger document kind of a movement's `document_type`. */
+const KIND_OF: Record<string, LaterDocRef['kind']> = {
+  IssueCard: 'issue',
+  ReceiptCard: 'receipt',
+  IssueCardReversal: 'return',
+  ReceiptCardReversal: 'withdrawal',
+};
 
 const toLayerOf = (r: { id: string; unit_cost: string; q: string; v: string }): Layer => ({
   id: r.id,
@@ -60,11 +69,13 @@ export async function loadKey(
     fifo: boolean;
     /** A current-date issue needs the open layers covering `needed`; a current-date receipt none. */
     currentNeedsLayers: boolean;
+    /** Every open layer, even on the current date (a receipt's reversal looks for the receipt's own). */
+    allLayers?: boolean;
     needed: Dec;
     prefetched?: LayerRow[];
   },
 ): Promise<KeyLoad> {
-  if (isCurrent(balance, date)) {
+  if (isCurrent(balance, date) && !o.allLayers) {
     let layers: Layer[] = [];
     if (o.fifo && o.currentNeedsLayers) {
       const pre = o.prefetched;
@@ -93,7 +104,7 @@ export async function loadKey(
     `select "document_id", "document_type", to_char("date_operation", 'YYYY-MM-DD') as "date", min("seq")::text as "seq"
        from "warehouse"."stock_movement"
       where "company_id" = ? and "warehouse_id" = ? and "item_id" = ? and "lot_key" = ? and "date_operation" > ?
-        and "document_type" in ('IssueCard', 'ReceiptCard')
+        and "document_type" in ('IssueCard', 'ReceiptCard', 'IssueCardReversal', 'ReceiptCardReversal')
       group by "document_id", "document_type", "date_operation"
       order by "date_operation", min("seq")`,
     [...keyArgs, date],
@@ -122,7 +133,7 @@ export async function loadKey(
     current: false,
     start: { quantity: dec(sums.quantity), value: dec(sums.value), layers },
     later: later.map((r) => ({
-      kind: r.document_type === 'IssueCard' ? 'issue' : 'receipt',
+      kind: KIND_OF[r.document_type],
       docId: r.document_id,
       date: r.date,
       seq: r.seq,

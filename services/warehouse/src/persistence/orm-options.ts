@@ -11,6 +11,7 @@ import { Migration20261125000000 } from './migrations/Migration20261125000000.js
 import { Migration20261127000000 } from './migrations/Migration20261127000000.js';
 import { Migration20261128000000 } from './migrations/Migration20261128000000.js';
 import { Migration20261130000000 } from './migrations/Migration20261130000000.js';
+import { Migration20261201000000 } from './migrations/Migration20261201000000.js';
 
 export const ormOptions = {
   schema: SCHEMA,
@@ -27,5 +28,6 @@ export const ormOptions = {
     { name: 'Migration20261127000000', class: Migration20261127000000 },
     { name: 'Migration20261128000000', class: Migration20261128000000 },
     { name: 'Migration20261130000000', class: Migration20261130000000 },
+    { name: 'Migration20261201000000', class: Migration20261201000000 },
   ],
 };

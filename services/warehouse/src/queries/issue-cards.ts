@@ -46,6 +46,9 @@ export function cardDto(card: CardRow, rows: CardRowRow[], entries: EntryRow[]):
     sourceId: card.sourceId ?? null,
     sourceType: (card.sourceType as SourceType | null) ?? null,
     accountingEntries: entryDtos(entries),
+    reversed: card.reversalId != null,
+    reversalId: card.reversalId ?? null,
+    reversalOf: card.reversalOf ?? null,
   };
 }
 

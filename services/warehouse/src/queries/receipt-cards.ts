@@ -31,6 +31,9 @@ export function receiptDto(card: ReceiptRow, rows: ReceiptRowRow[], entries: Ent
       })),
     totalCost: card.totalCost,
     accountingEntries: entryDtos(entries),
+    reversed: card.reversalId != null,
+    reversalId: card.reversalId ?? null,
+    reversalOf: card.reversalOf ?? null,
   };
 }
 

@@ -9,7 +9,7 @@ export type { IssueCardWriteSet } from '../domain/issue-card-decision.js';
 
 import { EventSubjects, type IssueCard, type StockIssuedEvent } from '@bm/contracts';
 import { dec } from '@bm/money';
-import { type DocumentWriter, entryRows, oncePerWriteSet, outboxRow } from '@bm/service-kit';
+import { type DocumentWriter, entryRows, type InsertPart, oncePerWriteSet, outboxRow } from '@bm/service-kit';
 import type { IssueCardWriteSet } from '../domain/issue-card-decision.js';
 import { issueEntries } from '../domain/warehouse-accounting.js';
 import {
@@ -20,8 +20,8 @@ import {
 } from '../persistence/entities.js';
 import { type CardRow, type CardRowRow, cardDto, type EntryRow } from '../queries/issue-cards.js';
 
-/** The card's stored rows under `recordNumber`. */
-const storedCard = oncePerWriteSet((w: IssueCardWriteSet, recordNumber: string) => {
+/** The card's stored rows under `recordNumber` (a reversal's too: card-storno/). */
+export const storedCard = oncePerWriteSet((w: IssueCardWriteSet, recordNumber: string) => {
   const { cardId, companyId } = w;
   const card = {
     id: cardId,
@@ -30,6 +30,7 @@ const storedCard = oncePerWriteSet((w: IssueCardWriteSet, recordNumber: string) 
     recordNumber,
     totalCost: w.totalCost,
     createdAt: w.createdAt,
+    reversalOf: w.reversalOf ?? null,
   };
   const rows = w.rows.map((r, i) => ({
     id: r.id,
@@ -51,9 +52,23 @@ const storedCard = oncePerWriteSet((w: IssueCardWriteSet, recordNumber: string) 
   return { card, rows, entries };
 });
 
+/** The row sets of card `w` under `recordNumber`, with `outbox` its event. */
+export function issueCardParts(
+  w: IssueCardWriteSet,
+  recordNumber: string,
+  outbox: Record<string, unknown>,
+): InsertPart[] {
+  const { card, rows, entries } = storedCard(w, recordNumber);
+  return [
+    { entity: IssueCardEntity, rows: [card] },
+    { entity: IssueCardRowEntity, rows },
+    { entity: AccountingEntryEntity, rows: entries },
+    { entity: OutboxEntity, rows: [outbox] },
+  ];
+}
+
 /** The rows that store card `w` under `recordNumber` (the group commit's writer of issue cards). */
 export const issueCardWriter: DocumentWriter<IssueCardWriteSet> = (w, recordNumber) => {
-  const { card, rows, entries } = storedCard(w, recordNumber);
   const event: StockIssuedEvent = {
     eventId: w.eventId,
     companyId: w.companyId,
@@ -70,12 +85,7 @@ export const issueCardWriter: DocumentWriter<IssueCardWriteSet> = (w, recordNumb
       costPrice: r.costPrice,
     })),
   };
-  return [
-    { entity: IssueCardEntity, rows: [card] },
-    { entity: IssueCardRowEntity, rows },
-    { entity: AccountingEntryEntity, rows: entries },
-    { entity: OutboxEntity, rows: [outboxRow(w.companyId, EventSubjects.stockIssued, event)] },
-  ];
+  return issueCardParts(w, recordNumber, outboxRow(w.companyId, EventSubjects.stockIssued, event));
 };
 
 /** The reply of card `w` stored under `recordNumber` (INTERFACE §2.1), as a read of it would give. */
@@ -92,5 +102,8 @@ export function issueCardPreview(w: IssueCardWriteSet): IssueCard {
     rows: w.rows.map(({ id: _id, ...r }) => r),
     totalCost: w.totalCost,
     accountingEntries: issueEntries(w.accounts, dec(w.totalCost), null),
+    reversed: false,
+    reversalId: null,
+    reversalOf: null,
   };
 }

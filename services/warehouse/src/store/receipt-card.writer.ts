@@ -6,7 +6,7 @@
  */
 import { EventSubjects, type ReceiptCard, type StockReceivedEvent } from '@bm/contracts';
 import { dec } from '@bm/money';
-import { type DocumentWriter, entryRows, oncePerWriteSet, outboxRow } from '@bm/service-kit';
+import { type DocumentWriter, entryRows, type InsertPart, oncePerWriteSet, outboxRow } from '@bm/service-kit';
 import { receiptEntries, type WarehouseAccounts } from '../domain/warehouse-accounting.js';
 import {
   AccountingEntryEntity,
@@ -45,10 +45,12 @@ export interface ReceiptCardWriteSet {
   settled: string;
   accounts: WarehouseAccounts;
   createdAt: Date;
+  /** A reversal card (storno, issue #38): the card it reverses. */
+  reversalOf?: string;
 }
 
-/** The card's stored rows under `recordNumber`. */
-const storedReceipt = oncePerWriteSet((w: ReceiptCardWriteSet, recordNumber: string) => {
+/** The card's stored rows under `recordNumber` (a reversal's too: card-storno/). */
+export const storedReceipt = oncePerWriteSet((w: ReceiptCardWriteSet, recordNumber: string) => {
   const { cardId, companyId } = w;
   const card = {
     id: cardId,
@@ -57,6 +59,7 @@ const storedReceipt = oncePerWriteSet((w: ReceiptCardWriteSet, recordNumber: str
     recordNumber,
     totalCost: w.totalCost,
     createdAt: w.createdAt,
+    reversalOf: w.reversalOf ?? null,
   };
   const rows = w.rows.map((r, i) => ({ ...r, companyId, receiptCardId: cardId, rowNo: i + 1 }));
   const entries = entryRows(
@@ -67,9 +70,23 @@ const storedReceipt = oncePerWriteSet((w: ReceiptCardWriteSet, recordNumber: str
   return { card, rows, entries };
 });
 
+/** The row sets of receipt card `w` under `recordNumber`, with `outbox` its event. */
+export function receiptCardParts(
+  w: ReceiptCardWriteSet,
+  recordNumber: string,
+  outbox: Record<string, unknown>,
+): InsertPart[] {
+  const { card, rows, entries } = storedReceipt(w, recordNumber);
+  return [
+    { entity: ReceiptCardEntity, rows: [card] },
+    { entity: ReceiptCardRowEntity, rows },
+    { entity: AccountingEntryEntity, rows: entries },
+    { entity: OutboxEntity, rows: [outbox] },
+  ];
+}
+
 /** The rows that store receipt card `w` under `recordNumber` (the group commit's writer of receipt cards). */
 export const receiptCardWriter: DocumentWriter<ReceiptCardWriteSet> = (w, recordNumber) => {
-  const { card, rows, entries } = storedReceipt(w, recordNumber);
   const event: StockReceivedEvent = {
     eventId: w.eventId,
     companyId: w.companyId,
@@ -84,12 +101,7 @@ export const receiptCardWriter: DocumentWriter<ReceiptCardWriteSet> = (w, record
       costPrice: r.costPrice,
     })),
   };
-  return [
-    { entity: ReceiptCardEntity, rows: [card] },
-    { entity: ReceiptCardRowEntity, rows },
-    { entity: AccountingEntryEntity, rows: entries },
-    { entity: OutboxEntity, rows: [outboxRow(w.companyId, EventSubjects.stockReceived, event)] },
-  ];
+  return receiptCardParts(w, recordNumber, outboxRow(w.companyId, EventSubjects.stockReceived, event));
 };
 
 /** The reply of receipt card `w` stored under `recordNumber`, as a read of it would give. */

@@ -14,6 +14,8 @@ export interface RevisedCardHeader {
   totalCost: string;
   dateOperation: string;
   periodId: string | null;
+  /** Its reversal (storno, issue #38): a reversed card may not be revalued. */
+  reversalId: string | null;
 }
 
 /** The headers of issue cards `ids`, by id. */
@@ -23,7 +25,8 @@ export async function issueCardHeaders(
 ): Promise<Map<string, RevisedCardHeader>> {
   const rows = await tx.execute<RevisedCardHeader[]>(
     `select "id", "record_number" as "recordNumber", "total_cost"::text as "totalCost",
-            to_char("date_operation", 'YYYY-MM-DD') as "dateOperation", "period_id" as "periodId"
+            to_char("date_operation", 'YYYY-MM-DD') as "dateOperation", "period_id" as "periodId",
+            "reversal_id" as "reversalId"
        from "warehouse"."issue_card" where "id" = any(?::uuid[])`,
     [pgArray(ids)],
   );

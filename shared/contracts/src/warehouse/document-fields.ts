@@ -2,7 +2,7 @@
  * Fields the warehouse documents' contracts share, and the accounting entry that warehouse cards and
  * invoices both carry (DESIGN §5 "Accounted warehouse").
  */
-import { Amount, Decimal4, z } from '../primitives.js';
+import { Amount, Decimal4, Guid, z } from '../primitives.js';
 
 const positive = (v: string) => !/^-/.test(v) && !/^0+(\.0+)?$/.test(v);
 /** A quantity greater than zero, up to 4 decimals. */
@@ -18,3 +18,16 @@ export const AccountingEntry = z.object({
   description: z.string(),
 });
 export type AccountingEntry = z.infer<typeof AccountingEntry>;
+
+/**
+ * Storno (issue #38) on a stored card: `reversed` once reversed, with `reversalId` its reversal card;
+ * a reversal card carries `reversalOf`, the card it reverses. Neither can be reversed (again).
+ */
+export const ReversalFields = {
+  /** Extension: the card has been reversed (storno); see `reversalId`. */
+  reversed: z.boolean(),
+  /** Extension: the card's reversal card, once reversed. */
+  reversalId: Guid().nullable(),
+  /** Extension: on a reversal card, the card it reverses. */
+  reversalOf: Guid().nullable(),
+};

@@ -7,7 +7,7 @@
  */
 import { defineContract } from '../contract.js';
 import { Amount, DateOnly, Decimal4, Guid, idOrCode, Page, PageQuery, z } from '../primitives.js';
-import { AccountingEntry, Code, Qty } from './document-fields.js';
+import { AccountingEntry, Code, Qty, ReversalFields } from './document-fields.js';
 
 /** Issue-card row as sent on create (INTERFACE §2.2 plus the insert-only `itemCode`, `unitCode`). */
 export const IssueCardRowInput = idOrCode(
@@ -97,6 +97,7 @@ export const IssueCard = z.object({
   sourceType: SourceType.nullable(),
   /** Extension: the card's accounting entries (accounted warehouses; empty otherwise). */
   accountingEntries: z.array(AccountingEntry),
+  ...ReversalFields,
 });
 export type IssueCard = z.infer<typeof IssueCard>;
 

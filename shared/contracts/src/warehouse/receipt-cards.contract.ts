@@ -7,7 +7,7 @@
  */
 import { defineContract } from '../contract.js';
 import { Amount, DateOnly, Decimal4, Guid, idOrCode, Page, z } from '../primitives.js';
-import { AccountingEntry, Code, Qty } from './document-fields.js';
+import { AccountingEntry, Code, Qty, ReversalFields } from './document-fields.js';
 import { WarehouseDocumentListQuery } from './issue-cards.contract.js';
 
 /** Receipt-card row: stock intake of `quantity` at `costPrice` per unit. */
@@ -61,6 +61,7 @@ export const ReceiptCard = z.object({
   rows: z.array(ReceiptCardRow),
   totalCost: Amount(),
   accountingEntries: z.array(AccountingEntry),
+  ...ReversalFields,
 });
 export type ReceiptCard = z.infer<typeof ReceiptCard>;
 
