@@ -7,8 +7,9 @@
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { resolveIssue, valueAndStore } from '../services/warehouse/src/commands/create-issue-card.js';
-import { ormOptions } from '../services/warehouse/src/persistence/orm-options.js';
+import { storeResolvedIssue } from '../services/warehouse/src/issue-card/issue-card.kind.js';
+import { resolveIssue } from '../services/warehouse/src/issue-card/issue-card.resolve.js';
+import { ormOptions } from '../services/warehouse/src/schema/orm-options.js';
 import { closedLoop, pct, startBenchStack } from './support.js';
 
 const DURATION = Number(process.env.DURATION_MS ?? 10_000);
@@ -70,7 +71,7 @@ try {
   );
   const direct = await closedLoop(
     () =>
-      valueAndStore(deps, s.directCtx(), resolvedSets[Math.floor(Math.random() * resolvedSets.length)], true),
+      storeResolvedIssue(deps, s.directCtx(), resolvedSets[Math.floor(Math.random() * resolvedSets.length)]),
     CONCURRENCY,
     DURATION,
   );
@@ -145,7 +146,7 @@ try {
       ['large', rl],
     ] as const) {
       const t = performance.now();
-      await valueAndStore(deps, s.directCtx(), r, true);
+      await storeResolvedIssue(deps, s.directCtx(), r);
       if (i >= 50) times[k].push(performance.now() - t); // after warm-up
     }
   }

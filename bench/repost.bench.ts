@@ -7,8 +7,8 @@
  * Usage: pnpm bench repost   (REPOST_CARDS to change the 10,000; prints a markdown table)
  */
 import pg from 'pg';
-import { createReceiptCard } from '../services/warehouse/src/commands/create-receipt-card.js';
-import { ormOptions } from '../services/warehouse/src/persistence/orm-options.js';
+import { createReceiptCard } from '../services/warehouse/src/receipt-card/receipt-card.kind.js';
+import { ormOptions } from '../services/warehouse/src/schema/orm-options.js';
 import { pct, startBenchStack } from './support.js';
 
 const CARDS = Number(process.env.REPOST_CARDS ?? 10_000);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ormOptions as identity } from '../../gateway/src/identity/orm-options.js';
 import { ormOptions as invoicing } from '../../services/invoicing/src/persistence/orm-options.js';
 import { ormOptions as reporting } from '../../services/reporting/src/persistence/orm-options.js';
-import { ormOptions as warehouse } from '../../services/warehouse/src/persistence/orm-options.js';
+import { ormOptions as warehouse } from '../../services/warehouse/src/schema/orm-options.js';
 import { assertDocumented, type Stack, send, startStack } from '../support/stack.js';
 
 let stack: Stack;

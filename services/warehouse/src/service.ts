@@ -1,18 +1,21 @@
 /** The warehouse service: registers its endpoints on NATS (queue group `warehouse`) and runs its outbox relay. */
 import {
+  type DocumentDeps,
   type OutboxRelay,
   type RunningService,
   type ServiceConfig,
   startOutboxRelay,
   startService,
 } from '@bm/service-kit';
+import { registerCardLists } from './card-list/card-list.handlers.js';
 import { registerStorno } from './card-storno/storno.handlers.js';
-import type { WarehouseDeps } from './commands/create-issue-card.js';
-import { SCHEMA } from './persistence/entities.js';
-import { ormOptions } from './persistence/orm-options.js';
-import { registerDocuments } from './transport/documents.handlers.js';
-import { registerMasterData } from './transport/master-data.handlers.js';
-import { registerProvision } from './transport/provision.handler.js';
+import { registerIssueCards } from './issue-card/issue-card.handlers.js';
+import { registerMasterData } from './master-data/master-data.handlers.js';
+import { registerProvision } from './master-data/provision.handler.js';
+import { registerReceiptCards } from './receipt-card/receipt-card.handlers.js';
+import { SCHEMA } from './schema/entities.js';
+import { ormOptions } from './schema/orm-options.js';
+import { registerStock } from './stock-ledger/stock.handlers.js';
 
 export interface WarehouseService extends RunningService {
   relay: () => OutboxRelay | undefined;
@@ -26,11 +29,14 @@ export async function startWarehouse(config: ServiceConfig): Promise<WarehouseSe
     config,
     orm: ormOptions,
     register: (kit) => {
-      const deps: WarehouseDeps = { kit, kickOutbox: () => relay?.kick() };
+      const deps: DocumentDeps = { kit, kickOutbox: () => relay?.kick() };
       registerMasterData(kit);
       registerProvision(kit);
-      registerDocuments(deps);
+      registerIssueCards(deps);
+      registerReceiptCards(deps);
       registerStorno(deps);
+      registerCardLists(kit);
+      registerStock(kit);
     },
     afterStart: async (kit) => {
       relay = startOutboxRelay({ orm: kit.orm, nc: kit.nc, log: kit.log, schema: SCHEMA });

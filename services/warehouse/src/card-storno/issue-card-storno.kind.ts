@@ -8,8 +8,8 @@
 import type { IssueCard } from '@bm/contracts';
 import { fmt, sum } from '@bm/money';
 import type { DocumentKind } from '@bm/service-kit';
-import type { IssueCardWriteSet } from '../domain/issue-card-decision.js';
-import type { CardStock } from '../store/stock-state.reads.js';
+import type { IssueCardWriteSet } from '../issue-card/index.js';
+import type { CardStock } from '../stock-ledger/index.js';
 import { declareStorno, markReversed, postReversal, readStornoStock, TABLE } from './storno.posting.js';
 import type { IssueCardRow, IssueRowRow, ResolvedStorno } from './storno.resolve.js';
 import { issueStornoReply, issueStornoWriter, type StornoWriteSet } from './storno.writer.js';

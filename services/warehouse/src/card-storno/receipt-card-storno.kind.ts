@@ -9,8 +9,8 @@
 import type { ReceiptCard } from '@bm/contracts';
 import { type Dec, fmt, sum } from '@bm/money';
 import { type DocumentKind, type EntityManager, pgArray } from '@bm/service-kit';
-import type { ReceiptCardWriteSet } from '../store/receipt-card.writer.js';
-import type { CardStock } from '../store/stock-state.reads.js';
+import type { ReceiptCardWriteSet } from '../receipt-card/index.js';
+import type { CardStock } from '../stock-ledger/index.js';
 import { declareStorno, markReversed, postReversal, readStornoStock, TABLE } from './storno.posting.js';
 import type { ReceiptCardRow, ReceiptRowRow, ResolvedStorno } from './storno.resolve.js';
 import { receiptStornoReply, receiptStornoWriter, type StornoWriteSet } from './storno.writer.js';

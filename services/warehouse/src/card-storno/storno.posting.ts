@@ -4,10 +4,17 @@
  * to the stock ledger (a back-dated reversal reposts the later movements, application/ledger-posting.ts).
  */
 import { type Declaration, type EntityManager, type GroupTx, numberingOf } from '@bm/service-kit';
-import { type PostingPlan, planPosting, storePostingInGroup } from '../application/ledger-posting.js';
-import { reversedMeanwhile } from '../domain/reversal.js';
-import { operationCanceled } from '../domain/shortfall.js';
-import { type CardStock, cardGroupReads, cardStockInfo, readCardStock } from '../store/stock-state.reads.js';
+import {
+  type CardStock,
+  cardGroupReads,
+  cardStockInfo,
+  operationCanceled,
+  type PostingPlan,
+  planPosting,
+  readCardStock,
+  storePostingInGroup,
+} from '../stock-ledger/index.js';
+import { reversedMeanwhile } from './reversal.rules.js';
 import type { ResolvedStorno } from './storno.resolve.js';
 
 /** The cards' tables, as numbering and the reversal mark name them. */

@@ -9,16 +9,15 @@ import { AppError, ErrorCode, notFound, unprocessable } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import { type Dec, dec } from '@bm/money';
 import type { Ctx, OrdnerRow, ServiceKit } from '@bm/service-kit';
-import { resolveOrdner, resolveWarehouse, type WarehouseRow } from '../application/references.js';
-import { reversalDate } from '../domain/reversal.js';
+import { findPeriod, resolveOrdner, resolveWarehouse, type WarehouseRow } from '../master-data/index.js';
 import {
   IssueCardEntity,
   IssueCardRowEntity,
   ItemEntity,
   ReceiptCardEntity,
   ReceiptCardRowEntity,
-} from '../persistence/entities.js';
-import { findPeriod } from '../ports/references.port.js';
+} from '../schema/entities.js';
+import { reversalDate } from './reversal.rules.js';
 
 export type IssueCardRow = InstanceType<typeof IssueCardEntity.class>;
 export type ReceiptCardRow = InstanceType<typeof ReceiptCardEntity.class>;

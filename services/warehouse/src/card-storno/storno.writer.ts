@@ -5,13 +5,9 @@
  */
 import { type CardReversedEvent, type IssueCard, type ReceiptCard, StornoEventSubjects } from '@bm/contracts';
 import { type DocumentWriter, outboxRow } from '@bm/service-kit';
-import type { IssueCardWriteSet } from '../domain/issue-card-decision.js';
-import { issueCardParts, storedIssueCardReply } from '../store/issue-card.writer.js';
-import {
-  type ReceiptCardWriteSet,
-  receiptCardParts,
-  storedReceiptCardReply,
-} from '../store/receipt-card.writer.js';
+import type { IssueCardWriteSet } from '../issue-card/index.js';
+import { issueCardParts, storedIssueCardReply } from '../issue-card/index.js';
+import { type ReceiptCardWriteSet, receiptCardParts, storedReceiptCardReply } from '../receipt-card/index.js';
 
 /** A reversal's write set: the card's, and the reversed card's record number for its event. */
 export type StornoWriteSet<W> = W & { reversalOf: string; reversedRecordNumber: string };
