@@ -18,7 +18,7 @@ module.exports = {
       severity: 'error',
       comment:
         "A slice's files are its own: another slice imports what the slice exports in its index.ts (docs/architecture.md).",
-      from: { path: '^services/(warehouse)/src/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^services/(warehouse|invoicing)/src/([^/]+)/', pathNot: '\\.test\\.ts$' },
       to: {
         path: '^services/$1/src/[^/]+/',
         pathNot: ['^services/$1/src/$2/', '^services/$1/src/[^/]+/index\\.ts$', '^services/$1/src/schema/'],

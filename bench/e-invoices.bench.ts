@@ -9,11 +9,11 @@
  * Usage: pnpm bench e-invoices   (DURATION_MS, CONCURRENCY)
  */
 import autocannon from 'autocannon';
-import { eInvoiceFromSalesInvoice } from '../services/invoicing/src/domain/e-invoice/from-sales-invoice.js';
-import { preflight } from '../services/invoicing/src/domain/e-invoice/preflight.js';
-import { sampleSource } from '../services/invoicing/src/domain/e-invoice/sample-source.fixture.js';
-import { writeUbl } from '../services/invoicing/src/domain/e-invoice/ubl-write.js';
-import { calculate } from '../services/invoicing/src/domain/invoice-calculation.js';
+import { eInvoiceFromSalesInvoice } from '../services/invoicing/src/e-invoice-format/from-sales-invoice.js';
+import { preflight } from '../services/invoicing/src/e-invoice-format/preflight.js';
+import { sampleSource } from '../services/invoicing/src/e-invoice-format/sample-source.fixture.js';
+import { writeUbl } from '../services/invoicing/src/e-invoice-format/ubl-write.js';
+import { calculate } from '../services/invoicing/src/invoice-rules/invoice-calculation.js';
 import { cpuPerDocument, cpuSnapshot, processGroups } from './cpu.js';
 import { startBenchStack } from './support.js';
 

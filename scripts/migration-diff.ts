@@ -10,7 +10,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 const target = process.argv[2];
 const modules: Record<string, string> = {
   warehouse: '../services/warehouse/src/schema/orm-options.ts',
-  invoicing: '../services/invoicing/src/persistence/orm-options.ts',
+  invoicing: '../services/invoicing/src/schema/orm-options.ts',
   reporting: '../services/reporting/src/persistence/orm-options.ts',
   identity: '../gateway/src/identity/orm-options.ts',
 };

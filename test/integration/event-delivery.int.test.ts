@@ -10,7 +10,7 @@ import { DeadLetterHeaders } from '@bm/service-kit';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STOCK_ISSUED_CONSUMER } from '../../services/invoicing/src/consumers/stock-issued.consumer.js';
+import { STOCK_ISSUED_CONSUMER } from '../../services/invoicing/src/sales-invoice/stock-issued.consumer.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;

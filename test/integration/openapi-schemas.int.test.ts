@@ -9,7 +9,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ormOptions as identity } from '../../gateway/src/identity/orm-options.js';
-import { ormOptions as invoicing } from '../../services/invoicing/src/persistence/orm-options.js';
+import { ormOptions as invoicing } from '../../services/invoicing/src/schema/orm-options.js';
 import { ormOptions as reporting } from '../../services/reporting/src/persistence/orm-options.js';
 import { ormOptions as warehouse } from '../../services/warehouse/src/schema/orm-options.js';
 import { assertDocumented, type Stack, send, startStack } from '../support/stack.js';

@@ -6,18 +6,19 @@ import {
   startOutboxRelay,
   startService,
 } from '@bm/service-kit';
-import type { InvoicingDeps } from './commands/deps.js';
-import { startStockIssuedConsumer } from './consumers/stock-issued.consumer.js';
-import { SCHEMA } from './persistence/entities.js';
-import { ormOptions } from './persistence/orm-options.js';
-import { registerCompany } from './transport/company.handlers.js';
-import { registerEInvoices } from './transport/e-invoice.handlers.js';
-import { registerInbox } from './transport/inbox.handlers.js';
-import { registerInvoices } from './transport/invoices.handlers.js';
-import { registerLookups } from './transport/lookups.handlers.js';
-import { registerMasterData } from './transport/master-data.handlers.js';
-import { registerPeriods } from './transport/period.handlers.js';
-import { registerProvision } from './transport/provision.handler.js';
+import { registerCompany } from './company/company.handlers.js';
+import { registerLookups } from './company/lookups.handlers.js';
+import { registerMasterData } from './company/master-data.handlers.js';
+import { registerPeriods } from './company/period.handlers.js';
+import { registerProvision } from './company/provision.handler.js';
+import { registerEInvoices } from './e-invoice/e-invoice.handlers.js';
+import { registerInbox } from './e-invoice-inbox/inbox.handlers.js';
+import { registerPurchaseInvoices } from './purchase-invoice/purchase-invoice.handlers.js';
+import type { InvoicingDeps } from './references/deps.js';
+import { registerSalesInvoices } from './sales-invoice/sales-invoice.handlers.js';
+import { startStockIssuedConsumer } from './sales-invoice/stock-issued.consumer.js';
+import { SCHEMA } from './schema/entities.js';
+import { ormOptions } from './schema/orm-options.js';
 import { registerVatFilings } from './vat-filings/handlers.js';
 
 export interface InvoicingService extends RunningService {
@@ -37,7 +38,8 @@ export async function startInvoicing(config: ServiceConfig): Promise<InvoicingSe
       registerPeriods(kit);
       registerProvision(kit);
       registerLookups(kit);
-      registerInvoices(deps);
+      registerSalesInvoices(deps);
+      registerPurchaseInvoices(deps);
       registerEInvoices(deps);
       registerInbox(deps);
       registerCompany(kit);

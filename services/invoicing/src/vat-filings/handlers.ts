@@ -13,7 +13,7 @@ import {
 import { notFound } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
-import { VatFilingEntity, VatManualFiguresEntity } from '../persistence/entities.js';
+import { VatFilingEntity, VatManualFiguresEntity } from '../schema/entities.js';
 import { file, filingDto, filingsOf, periodOf, statement, vatReturnOf } from './filings.js';
 
 type X = { em: Ctx['em'] };

@@ -5,8 +5,8 @@
  */
 import { dec, sum } from '@bm/money';
 import { describe, expect, it } from 'vitest';
-import { inputVatLines, toEur } from '../domain/input-vat.js';
-import type { VatCodeDef } from '../domain/vat-selection.js';
+import { inputVatLines, toEur } from '../vat/input-vat.js';
+import type { VatCodeDef } from '../vat/vat-selection.js';
 import { classify, type PurchaseDoc, type SalesDoc } from './classify.js';
 import { controlStatement, type ManualFigures } from './control-statement.js';
 import { parseFilingPeriod } from './period.js';

@@ -1,0 +1,5 @@
+/** The e-invoice-archive slice's face to the other slices of the service (what they may import). */
+
+export * from './e-invoice.store.js';
+export * from './e-invoice-delivery.store.js';
+export * from './inbox.store.js';
