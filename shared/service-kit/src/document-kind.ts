@@ -16,7 +16,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { groupCommit } from './group-commit.js';
-import type { DocumentWriter, GroupRead, GroupTx, Numbering } from './group-document.js';
+import type { DocumentTx, DocumentWriter, Numbering, StateRead } from './group-document.js';
 
 /** What a document declares before its transaction (see {@link DocumentKind.declare}). */
 export interface Declaration {
@@ -26,8 +26,8 @@ export interface Declaration {
   locks?: readonly string[];
   /** What it tells its group's reads about itself (e.g. its stock keys and period). */
   info?: unknown;
-  /** The reads its group makes with its `begin` for all its documents. */
-  reads?: readonly GroupRead<unknown>[];
+  /** The state reads its group makes with its `begin` for all its documents (each gets its own state). */
+  reads?: readonly StateRead<any, any>[];
   /**
    * `true`: the document takes its savepoint itself (`doc.savepoint()`) before its first write a refusal
    * must undo; until then a refusal has nothing to undo. `false`: a savepoint before its work.
@@ -43,14 +43,14 @@ export interface DocumentKind<In, S, W, R> {
   /** The group key, e.g. `warehouse:issue-card`. */
   readonly key: string;
   declare(input: In): Declaration;
-  /** Its state, read through the group (`doc.read` of the declared reads, or `doc.tx`). */
-  read(input: In, doc: GroupTx): Promise<S>;
+  /** Its state, read through the group (`doc.state` of a declared read, or `doc.tx`). */
+  read(input: In, doc: DocumentTx): Promise<S>;
   /**
    * Decides the document on its state: its write set. Refuses by throwing (nothing of it is stored).
    * Writes it cannot hand over as rows (a repost) it makes after `doc.savepoint()`; its ledger writes it
    * hands over with `doc.defer`.
    */
-  decide(input: In, state: S, doc: GroupTx): Promise<W>;
+  decide(input: In, state: S, doc: DocumentTx): Promise<W>;
   readonly writer: DocumentWriter<W>;
   reply(writeSet: W, recordNumber: string): R;
 }
@@ -69,7 +69,9 @@ export async function runDocument<In, S, W, R>(
   const stored = await groupCommit<W>(
     kind.key,
     em,
-    async (doc) => {
+    async (g) => {
+      // The kind sees its own document only (DocumentTx), not the group's places and rounds.
+      const doc: DocumentTx = { tx: g.tx, savepoint: g.savepoint, defer: g.defer, state: g.state };
       const state = await kind.read(input, doc);
       return { writeSet: await kind.decide(input, state, doc), writer: kind.writer };
     },

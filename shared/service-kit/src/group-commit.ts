@@ -46,23 +46,24 @@ import {
   type AwaitingNumber,
   commitGroup,
   type GroupEnd,
-  type GroupRead,
   type GroupTx,
   type Job,
   type Numbering,
+  type StateRead,
   type Stored,
 } from './group-transaction.js';
 
 export {
   type AwaitingNumber,
+  type DocumentTx,
   type DocumentWriter,
-  type GroupRead,
   type GroupTx,
   groupCommitStats,
   MAX_RETRIES,
   type Numbering,
   numberingOf,
   oncePerWriteSet,
+  type StateRead,
   type Stored,
   type WritePart,
 } from './group-transaction.js';
@@ -97,8 +98,8 @@ const held = new Map<string, number>();
  * under (the command maps its reply from them). `em` is the request's EntityManager (the group's
  * transaction is begun on the first document's); `opts.numbering` is where its number comes from
  * (`numberingOf`; reserved with the group's `begin` unless given by hand), `opts.locks` its stock keys,
- * `opts.reads` the reads the group makes for all its documents with its `begin` (`GroupRead`; a document
- * gets them with `g.read`). `work` reads through `g`, decides, and hands over `{writeSet, writer}`;
+ * `opts.reads` the reads the group makes for all its documents with its `begin` (`StateRead`; a document
+ * gets its state with `g.state`). `work` reads through `g`, decides, and hands over `{writeSet, writer}`;
  * writes it cannot hand over (a repost) it makes after `g.savepoint()`. Rejects with `work`'s own error
  * (nothing of the document stored), or with the group's error (nothing of the group stored).
  */
@@ -111,7 +112,7 @@ export function groupCommit<W>(
     locks?: readonly string[];
     lazySavepoint?: boolean;
     info?: unknown;
-    reads?: readonly GroupRead<any>[];
+    reads?: readonly StateRead<any, any>[];
   },
 ): Promise<Stored<W>> {
   return new Promise<Stored<W>>((resolve, reject) => {

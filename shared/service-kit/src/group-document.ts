@@ -1,6 +1,6 @@
 /**
  * What a document of a group commit (group-commit.ts) declares, sees and hands over (issue #24): the
- * reads its group makes for all its documents ({@link GroupRead}), the shared transaction as its work
+ * state reads its group makes for all its documents ({@link StateRead}), the shared transaction as its work
  * sees it ({@link GroupTx}), where its number comes from ({@link Numbering}), what it decided and the
  * writer that stores it ({@link AwaitingNumber}), and the scheduler's record of it ({@link Job}).
  */
@@ -19,34 +19,42 @@ export interface WritePart {
 }
 
 /**
- * A read a group makes once for all its documents (their periods' locks and states, their stock keys'
- * balances), built from what they declared (`peers`, {@link GroupTx.peers}). A document kind lists its
- * reads in `groupCommit`'s `opts.reads`; their statements (prepared, with bind parameters) then go right
- * behind the group's `begin`, pipelined in the same write (issue #24: the round trips of a group are its
- * critical path), each statement on a snapshot of its own, so a read after a lock sees the rows as
- * locked. A document gets the result with {@link GroupTx.read}; a failed read fails the first document
- * that asks for it.
+ * The state a document is decided on, read by its group for all the documents that declared the read
+ * (`Declaration.reads`; their declarations are their `info`), with the group's `begin` (issue #24: the
+ * round trips of a group are its critical path): their periods locked and checked, their stock keys'
+ * balances locked and read. A document gets its own state with {@link DocumentTx.state} and never sees
+ * the others': which documents share the group, and which of them must read again after the earlier
+ * ones wrote (rounds), is the engine's business (issue #38).
  */
-export interface GroupRead<T> {
-  /** Names the read within its group (one result per group and key). */
+export interface StateRead<D, T> {
+  /** Names the read (made once per group). */
   key: string;
-  /** The statements (none: nothing to read), run in this order. */
-  statements(peers: readonly unknown[]): Statement[];
   /**
-   * The result from each statement's rows; may read more through `tx` (a rare case the statements could
-   * not cover, e.g. a balance row that does not exist yet).
+   * The statements made with the group's `begin` for its documents `all` (their declarations, in the
+   * group's order): whatever locks the state of every one of them (one statement, sorted, so two groups
+   * never wait for each other in opposite orders), and reads the state of those in the first round
+   * (`first[i]`: no earlier document of the group shares a declared lock with document i). Prepared,
+   * with bind parameters; each statement on a snapshot of its own, so a read after a lock sees the rows
+   * as locked.
    */
-  result(rows: unknown[][], tx: EntityManager, peers: readonly unknown[]): T | Promise<T>;
+  statements(all: readonly D[], first: readonly boolean[]): Statement[];
+  /** Each document's state (of `all`) from those statements' rows; may read more through `tx`. */
+  states(rows: unknown[][], tx: EntityManager, all: readonly D[], first: readonly boolean[]): T[] | Promise<T[]>;
+  /**
+   * The documents of a later round (they share a lock with an earlier document, none with each other)
+   * read again once the earlier rounds' writes are made, in the same round trip: the statements, then each
+   * one's state from their rows and its state from the opening (`before`). Absent: the opening's state
+   * holds in every round.
+   */
+  again?: {
+    statements(round: readonly D[]): Statement[];
+    states(rows: unknown[][], tx: EntityManager, round: readonly D[], before: readonly T[]): T[] | Promise<T[]>;
+  };
 }
 
-/** The shared transaction as a document's work sees it. */
-export interface GroupTx {
+/** What a document's read and decision see of its group's transaction (document-kind.ts). */
+export interface DocumentTx {
   tx: EntityManager;
-  /**
-   * Runs `fn` once per group for `key` (a period's share lock and check): later documents of the group
-   * get the same result. What a document did under its savepoint is forgotten if it rolls back.
-   */
-  once<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /**
    * A document with `lazySavepoint` calls this before its first write that a later refusal of the
    * document must undo (its savepoint is taken then, not before its work). No-op when it has one.
@@ -54,19 +62,26 @@ export interface GroupTx {
   savepoint(): Promise<void>;
   /**
    * Hands the document's writes to the group: they are stored with the group's last statement if the
-   * document's work succeeds, merged with other documents' of the same kind; forgotten if it fails. Rows
-   * of one kind must not repeat another document's rows: a document sharing declared locks with earlier
-   * ones reads after their writes ({@link flushThen}, by round).
+   * document's work succeeds, merged with other documents' of the same kind; forgotten if it fails.
    */
   defer(parts: WritePart[]): void;
+  /** This document's state of `read` (one it declared; see {@link StateRead}). Rejects with the read's error. */
+  state<T>(read: StateRead<any, T>): Promise<T>;
+}
+
+/**
+ * The shared transaction as a document's work sees it inside the engine: the {@link DocumentTx} of a
+ * document kind, and what the engine's own tests drive directly (its place, its peers and rounds).
+ */
+export interface GroupTx extends DocumentTx {
   /**
-   * The group's result of `read` (see {@link GroupRead}): made with the `begin` when the documents
-   * declared it, else now, once per group. Rejects with the read's error.
+   * Runs `fn` once per group for `key` (a period's share lock and check): later documents of the group
+   * get the same result. What a document did under its savepoint is forgotten if it rolls back.
    */
-  read<T>(read: GroupRead<T>): Promise<T>;
+  once<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /**
    * Writes every deferred part now and then runs `statements` (reads that must see those writes), in
-   * one round trip (pipelined, as a {@link GroupRead}); resolves to each statement's rows.
+   * one round trip (pipelined, as a {@link StateRead}); resolves to each statement's rows.
    * A failure fails the whole group (nothing of it is stored; its documents are tried again).
    */
   flushThen(statements: Statement[]): Promise<unknown[][]>;
@@ -188,8 +203,8 @@ export interface Job {
   round?: number;
   /** What the document declares to the other documents of its group ({@link GroupTx.peers}). */
   info?: unknown;
-  /** The reads its group makes with its `begin` ({@link GroupRead}). */
-  reads: readonly GroupRead<unknown>[];
+  /** The state reads its group makes for it with its `begin` ({@link StateRead}). */
+  reads: readonly StateRead<unknown, unknown>[];
   /** Where its number comes from (reserved with the group's `begin` unless given by hand). */
   numbering: Numbering;
 }

@@ -48,7 +48,7 @@ export async function commitGroup(jobs: Job[]): Promise<GroupEnd> {
   const group = admit(jobs);
   if (!group.length) return { retry: [], answer: noAnswers };
   const run = new GroupRun(group);
-  const opening = openingOf(group, run.peers);
+  const opening = openingOf(group);
   try {
     await underDeadline(deadlineOf(group), () =>
       GroupConnection.run(group[0].em, opening.sent, (c) => transaction(run, opening, c)),

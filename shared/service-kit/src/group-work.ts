@@ -8,18 +8,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { execPipelined } from './bound-query.js';
 import {
   type AwaitingNumber,
-  type GroupRead,
   type GroupTx,
   type Job,
   mergedStatements,
+  type StateRead,
   type WritePart,
 } from './group-document.js';
 import { GroupAborted, isSqlError, refuseOrRetry } from './group-failure.js';
+import type { OpenedReads } from './group-opening.js';
 import type { GroupRun } from './group-run.js';
 import { combinedStatement, executeAll, insertStatements, type Statement } from './set-insert.js';
-
-/** The reads made with the group's `begin`, by key (group-opening.ts). */
-export type OpenedReads = Map<string, () => Promise<unknown>>;
 
 /** Runs document `i` of the group. @throws GroupAborted when its failure cannot be undone alone */
 export async function workDocument(
@@ -76,15 +74,7 @@ class DocumentSlot {
     const g: GroupTx = {
       tx,
       once: (k, fn) => this.once(k, fn),
-      read: <T>(r: GroupRead<T>) => {
-        // An opening read holds for the whole group (its locks are the transaction's, outside every
-        // savepoint); a later one is made once, like `once`.
-        const o = this.opened.get(r.key);
-        if (o) return o() as Promise<T>;
-        return this.once(`read:${r.key}`, async () =>
-          r.result(await execPipelined(tx, r.statements(run.peers)), tx, run.peers),
-        );
-      },
+      state: <T>(r: StateRead<any, T>) => this.state(r),
       savepoint: () => this.savepoint(),
       defer: (parts) => {
         this.staged.push(...parts);
@@ -95,6 +85,33 @@ class DocumentSlot {
       self: this.index,
     };
     return g;
+  }
+
+  /**
+   * This document's state of `r`: from the group's opening read (its locks are the transaction's,
+   * outside every savepoint), or, in a later round of a read that reads again, from the read of its
+   * round, made once for the round after the earlier rounds' writes.
+   */
+  private async state<T>(r: StateRead<unknown, T>): Promise<T> {
+    const opened = this.opened.get(r.key);
+    if (!opened) throw new Error(`the document did not declare the state read ${r.key}`);
+    const opening = await opened.states();
+    const round = this.run.rounds[this.index];
+    if (!round || !r.again) return opening.get(this.index) as T;
+    const { places, infos } = opened.members;
+    const again = r.again;
+    const mine = await this.once(`state:${r.key}:${round}`, async () => {
+      const ks = places.flatMap((place, k) => (this.run.rounds[place] === round ? [k] : []));
+      const rows = await this.flushThen(again.statements(ks.map((k) => infos[k])));
+      const states = await again.states(
+        rows,
+        this.tx,
+        ks.map((k) => infos[k]),
+        ks.map((k) => opening.get(places[k]) as T),
+      );
+      return new Map(ks.map((k, n) => [places[k], states[n]]));
+    });
+    return mine.get(this.index) as T;
   }
 
   private once<T>(k: string, fn: () => Promise<T>): Promise<T> {

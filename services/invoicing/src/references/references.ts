@@ -7,11 +7,11 @@ import type { Period } from '@bm/contracts';
 import { ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
 import {
   cachedMasterData,
+  type DocumentTx,
   type EntityManager,
-  type GroupRead,
-  type GroupTx,
   ordnerResolver,
   pgArray,
+  type StateRead,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import {
@@ -141,32 +141,36 @@ export const isInvoicePeriod = (p: unknown): p is InvoicePeriodInfo =>
   (p as InvoicePeriodInfo)?.kind === 'invoice-period';
 
 /**
- * {@link lockOpenPeriod} for the periods of a whole group commit (issue #24), sent with the group's
- * `begin` (`GroupRead`): one statement share-locks them (in the order of their ids) and returns each
- * one's code and state; a period missing from the answer does not exist (for its company).
+ * {@link lockOpenPeriod} for the invoices of a whole group commit (issue #24), sent with the group's
+ * `begin` (service-kit `StateRead`): one statement share-locks their periods (in the order of their ids)
+ * and returns each one's code and state; each invoice gets its own period's (undefined: it does not
+ * exist for its company).
  */
-export const invoicePeriodsRead: GroupRead<Map<string, { code: string; closed: boolean }>> = {
-  key: 'periods',
-  statements: (peers) => {
-    const ids = [...new Map(peers.filter(isInvoicePeriod).map((p) => [p.periodId, p])).values()];
-    if (!ids.length) return [];
-    return [
-      {
-        sql: `select "id", "code", "closed" from "invoicing"."period"
+export const invoicePeriodsRead: StateRead<InvoicePeriodInfo, { code: string; closed: boolean } | undefined> =
+  {
+    key: 'periods',
+    statements: (invoices) => {
+      const ids = [...new Map(invoices.map((p) => [p.periodId, p])).values()];
+      if (!ids.length) return [];
+      return [
+        {
+          sql: `select "id", "code", "closed" from "invoicing"."period"
                where ("company_id", "id") in (select * from unnest(?::uuid[], ?::uuid[]))
                order by "id" for share`,
-        params: [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
-      },
-    ];
-  },
-  result: ([rows = []]) =>
-    new Map(
-      (rows as { id: string; code: string; closed: boolean }[]).map((r) => [
-        r.id,
-        { code: r.code, closed: r.closed },
-      ]),
-    ),
-};
+          params: [pgArray(ids.map((p) => p.companyId)), pgArray(ids.map((p) => p.periodId))],
+        },
+      ];
+    },
+    states: ([rows = []], _tx, invoices) => {
+      const byId = new Map(
+        (rows as { id: string; code: string; closed: boolean }[]).map((r) => [
+          r.id,
+          { code: r.code, closed: r.closed },
+        ]),
+      );
+      return invoices.map((p) => byId.get(p.periodId));
+    },
+  };
 
 /** Checks the code-list ids of a document (payment type, delivery type, cost center/unit, person, project). */
 export async function checkCodeLists(
@@ -221,17 +225,18 @@ export function invoiceListFilter(
 }
 
 /**
- * Share-locks an invoice's period for its transaction: in a group commit `g`, the periods of all the
- * group's invoices at once ({@link invoicePeriodsRead}, with the group's `begin`), else this one ({@link lockOpenPeriod}).
+ * Share-locks an invoice's period for its transaction: stored as a document kind (`doc`, which declared
+ * {@link invoicePeriodsRead}), with the periods of all its group's invoices at once; else this one
+ * ({@link lockOpenPeriod}).
  * @throws 422 PeriodClosed naming `path` when the period is closed (or not the company's)
  */
 export async function lockInvoicePeriod(
   tx: EntityManager,
-  g: GroupTx | undefined,
+  doc: DocumentTx | undefined,
   periodId: string,
   path: string,
 ): Promise<void> {
-  if (!g) return lockOpenPeriod(tx, periodId, path);
-  const locked = (await g.read(invoicePeriodsRead)).get(periodId);
+  if (!doc) return lockOpenPeriod(tx, periodId, path);
+  const locked = await doc.state(invoicePeriodsRead);
   if (!locked || locked.closed) throw periodClosed(locked?.code ?? periodId, path);
 }

@@ -3,7 +3,7 @@
  * by the group like a card's), their stock state, the original marked reversed, and the reversal posted
  * to the stock ledger (a back-dated reversal reposts the later movements, application/ledger-posting.ts).
  */
-import { type Declaration, type EntityManager, type GroupTx, numberingOf } from '@bm/service-kit';
+import { type Declaration, type EntityManager, type DocumentTx, numberingOf } from '@bm/service-kit';
 import {
   type CardStock,
   cardGroupReads,
@@ -40,7 +40,7 @@ export function declareStorno(s: AnyStorno, table: string): Declaration {
 }
 
 /** The reversal's stock state as of its date (its period share-locked: 422 PeriodClosed if closed meanwhile). */
-export function readStornoStock(s: AnyStorno, g: GroupTx): Promise<CardStock> {
+export function readStornoStock(s: AnyStorno, g: DocumentTx): Promise<CardStock> {
   return readCardStock(g.tx, s.companyId, { ...stockInfoOf(s), dateOperation: s.date }, g);
 }
 
@@ -66,7 +66,7 @@ export async function postReversal(
   s: AnyStorno,
   kind: 'return' | 'withdrawal',
   stock: CardStock,
-  g: GroupTx,
+  g: DocumentTx,
   layerIds: Map<number, string[]> = new Map(),
 ): Promise<PostingPlan> {
   const plan = await planPosting(

@@ -13,7 +13,7 @@
  */
 
 import { fmt, round2, sum } from '@bm/money';
-import { type Ctx, type EntityManager, executeAll, type GroupTx, type WritePart } from '@bm/service-kit';
+import { type Ctx, type EntityManager, executeAll, type DocumentTx, type WritePart } from '@bm/service-kit';
 import { closedPeriods } from '../master-data/index.js';
 import { type BalanceRow, type LayerRow, lotKeyOf } from './balances.js';
 import { loadKey } from './key-history.reads.js';
@@ -244,7 +244,7 @@ export async function storePosting(
  * revalued document in a closed period (the warehouse's copy of the periods) refuses the card.
  */
 export function storePostingInGroup(
-  g: GroupTx,
+  g: DocumentTx,
   ctx: Ctx,
   plan: PostingPlan,
   stock: { seq: string; balances: Map<string, BalanceRow | undefined> },

@@ -4,13 +4,14 @@
  * FIFO layers of an issue card's current keys, and its place in the ledger (a value of the ledger
  * sequence, drawn after its balances are locked).
  *
- * In a group commit (issue #24) the group reads for all its cards with its `begin` ({@link cardGroupReads},
- * one round trip): the periods share-locked and checked, the balances of every key of the group locked in
- * one statement (sorted, per warehouse), then the first open layers of the keys and one ledger value per
- * card. The cards that share a key with an earlier card of the group come after it, in rounds
- * (`GroupTx.rounds`); each round's keys are read again, in one round trip with the earlier rounds' writes.
+ * Stored, a card declares the two state reads of {@link cardGroupReads}; its group makes them for all its
+ * cards with its `begin` (issue #24, one round trip): the periods share-locked and checked, the balances of
+ * every key of the group locked in one statement (sorted, per warehouse), then the first open layers of the
+ * first round's keys and one ledger value per card. A card that shares a key with an earlier card of its
+ * group is read again by the engine once the earlier cards wrote (service-kit `StateRead.again`); the card
+ * itself only asks for its own state.
  */
-import type { EntityManager, GroupRead, GroupTx } from '@bm/service-kit';
+import type { DocumentTx, EntityManager, StateRead } from '@bm/service-kit';
 import { closedOf, periodClosedMeanwhile, periodStatesStatements } from '../master-data/index.js';
 import {
   type BalanceRow,
@@ -52,8 +53,6 @@ export interface CardStock {
   seq: string;
 }
 
-export const isCardStock = (p: unknown): p is CardStockInfo => (p as CardStockInfo)?.kind === 'card-stock';
-
 /**
  * What a card of `lines` declares: its distinct (item, lot) keys in warehouse `warehouseId` and its locks.
  * Layers are read ahead only for an issue card under FIFO (`fifo`); a receipt passes `'receipt'`.
@@ -81,98 +80,93 @@ export function cardStockInfo(
   };
 }
 
-/**
- * The group's read, per card (by its place in the group): its ledger value, and for a card none of whose
- * keys an earlier card of the group has (`fresh`), its balances and first open layers.
- */
-type GroupStock = Map<
-  number,
-  { seq: string; fresh: boolean; balances: Map<string, BalanceRow>; layers: Map<string, LayerRow[]> }
->;
-
-/** The group's cards (by place), every key they lock, which are `fresh`, and the keys whose layers are read. */
-function groupCards(peers: readonly unknown[]) {
-  const cards = [...peers.entries()].filter((e): e is [number, CardStockInfo] => isCardStock(e[1]));
-  const keys = cards.flatMap(([, p]) =>
-    p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k })),
-  );
-  const seen = new Set<string>();
-  const fresh = cards.map(([, p]) => {
-    const f = p.locks.every((l) => !seen.has(l));
-    for (const l of p.locks) seen.add(l);
-    return f;
-  });
-  const fifoKeys = cards.flatMap(([, p], n) =>
-    p.fifo && fresh[n]
-      ? p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k }))
-      : [],
-  );
-  return { cards, keys, fresh, fifoKeys };
+/** A card's stock as its group reads it: its ledger value, balances and first open layers by stock key. */
+interface ReadStock {
+  seq: string;
+  balances: Map<string, BalanceRow>;
+  layers: Map<string, LayerRow[]>;
 }
 
-function groupStockOf(
-  { cards, fresh }: ReturnType<typeof groupCards>,
+/** Every key of `cards`, with its company and warehouse. */
+const keysOf = (cards: readonly CardStockInfo[]) =>
+  cards.flatMap((p) => p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k })));
+
+/** Each card's balances and layers, by its stock keys, from the rows read for all. */
+function byCard(
+  cards: readonly CardStockInfo[],
   balances: Map<string, BalanceRow>,
-  { layers, seqs }: { layers: Map<string, LayerRow[]>; seqs: string[] },
-): GroupStock {
-  const byKey = <T>(p: CardStockInfo, get: (k: StockKey) => T) =>
-    new Map(p.keys.map((k) => [stockKey(k.itemId, k.lotNumberID), get(k)]));
-  return new Map(
-    cards.map(([i, p], n) => [
-      i,
-      {
-        seq: seqs[n],
-        fresh: fresh[n],
-        balances: byKey(p, (k) => balances.get(layerKey(p.warehouseId, k))!),
-        layers: byKey(p, (k) => layers.get(layerKey(p.warehouseId, k)) ?? []),
-      },
-    ]),
-  );
+  layers: Map<string, LayerRow[]>,
+): { balances: Map<string, BalanceRow>; layers: Map<string, LayerRow[]> }[] {
+  return cards.map((p) => {
+    const byKey = <T>(get: (k: StockKey) => T) =>
+      new Map(p.keys.map((k) => [stockKey(k.itemId, k.lotNumberID), get(k)]));
+    return {
+      balances: byKey((k) => balances.get(layerKey(p.warehouseId, k))!),
+      layers: byKey((k) => layers.get(layerKey(p.warehouseId, k)) ?? []),
+    };
+  });
 }
 
 /**
- * The group's stock (issue #24), read with the group's `begin`: every key of the group locked in one
- * sorted statement (no card of the group locks anything itself, and two groups never wait for each other
- * in opposite orders), then the first open layers of the fresh FIFO cards' keys and one ledger value per
- * card, ascending in the group's order, drawn after all its keys are locked. A key without a balance row
- * yet (its first movement) has the rows created and locked, and the layers and values read again after.
+ * The cards' stock (issue #24), read with the group's `begin`: every key of the group locked in one
+ * sorted statement (no card locks anything itself, and two groups never wait for each other in opposite
+ * orders), then the first open layers of the first round's FIFO cards' keys and one ledger value per card,
+ * ascending in the group's order, drawn after all its keys are locked. A key without a balance row yet
+ * (its first movement) has the rows created and locked, and the layers and values read again after. A
+ * later round's cards are read again after the earlier rounds' writes: their balances and layers.
  */
-const groupStockRead: GroupRead<GroupStock> = {
-  key: 'stock:group',
-  statements: (peers) => {
-    const g = groupCards(peers);
-    return [lockBalancesStatement(g.keys), openLayersStatement(g.fifoKeys, g.cards.length)];
+const stockState: StateRead<CardStockInfo, ReadStock> = {
+  key: 'stock:cards',
+  statements: (cards, first) => {
+    const fifoKeys = keysOf(cards.filter((p, n) => p.fifo && first[n]));
+    return [lockBalancesStatement(keysOf(cards)), openLayersStatement(fifoKeys, cards.length)];
   },
-  result: async (rows, tx, peers) => {
-    const g = groupCards(peers);
-    const balances = lockedBalances(rows[0]);
-    if (g.keys.every((k) => balances.has(layerKey(k.warehouseId, k))))
-      return groupStockOf(g, balances, openLayersFrom(g.fifoKeys, rows[1]));
-    const all = await lockBalancesOf(tx, g.keys);
-    return groupStockOf(g, all, await openLayersAndSeqs(tx, g.fifoKeys, g.cards.length));
+  states: async (rows, tx, cards, first) => {
+    const keys = keysOf(cards);
+    const fifoKeys = keysOf(cards.filter((p, n) => p.fifo && first[n]));
+    let balances = lockedBalances(rows[0]);
+    let read = openLayersFrom(fifoKeys, rows[1]);
+    if (!keys.every((k) => balances.has(layerKey(k.warehouseId, k)))) {
+      balances = await lockBalancesOf(tx, keys);
+      read = await openLayersAndSeqs(tx, fifoKeys, cards.length);
+    }
+    return byCard(cards, balances, read.layers).map((c, n) => ({ ...c, seq: read.seqs[n] }));
+  },
+  again: {
+    statements: (cards) => [
+      lockBalancesStatement(keysOf(cards)),
+      openLayersStatement(keysOf(cards.filter((p) => p.fifo)), 0),
+    ],
+    states: (rows, _tx, cards, before) => {
+      const { layers } = openLayersFrom(keysOf(cards.filter((p) => p.fifo)), rows[1]);
+      return byCard(cards, lockedBalances(rows[0]), layers).map((c, n) => ({ ...c, seq: before[n].seq }));
+    },
   },
 };
 
-/** The group's periods share-locked, then the closed ones among them (DESIGN §5; see period-state.repository.ts). */
-const periodsRead: GroupRead<Set<string>> = {
+/** The cards' periods share-locked, then whether each card's is closed (DESIGN §5; see period-state.ts). */
+const periodState: StateRead<CardStockInfo, boolean> = {
   key: 'periods',
-  statements: (peers) => periodStatesStatements(peers.filter(isCardStock)),
-  result: (rows) => closedOf(rows),
+  statements: (cards) => periodStatesStatements([...cards]),
+  states: (rows, _tx, cards) => {
+    const closed = closedOf(rows);
+    return cards.map((p) => closed.has(p.periodId));
+  },
 };
 
-/** What a stored card's group reads with its `begin` (`groupCommit`'s `opts.reads`). */
-export const cardGroupReads: readonly GroupRead<unknown>[] = [periodsRead, groupStockRead];
+/** What a stored card declares its group reads with its `begin` (`Declaration.reads`). */
+export const cardGroupReads: readonly StateRead<CardStockInfo, unknown>[] = [periodState, stockState];
 
 /**
- * A card's stock state as of `dateOperation` (`YYYY-MM-DD`). Without `g`, a preview's: read, nothing
- * locked, no ledger value. With `g`, a stored card's in its group commit: its period share-locked (422
+ * A card's stock state as of `dateOperation` (`YYYY-MM-DD`). Without `doc`, a preview's: read, nothing
+ * locked, no ledger value. With `doc`, a stored card's: its period share-locked by its group (422
  * PeriodClosed if closed meanwhile) and its keys locked and read by the group (see the module comment).
  */
 export async function readCardStock(
   tx: EntityManager,
   companyId: string,
   card: CardStockInfo & { dateOperation: string },
-  g?: GroupTx,
+  doc?: DocumentTx,
 ): Promise<CardStock> {
   const { warehouseId, keys } = card;
   /** The FIFO card's keys that have no movement after its date (their first open layers are read ahead). */
@@ -180,15 +174,7 @@ export async function readCardStock(
     card.fifo
       ? keys.filter((k) => isCurrent(balances.get(stockKey(k.itemId, k.lotNumberID)), card.dateOperation))
       : [];
-  /** Those keys' first open layers, from the group's read (`layers` by stock key). */
-  const prefetchedOf = (balances: Map<string, BalanceRow | undefined>, layers: Map<string, LayerRow[]>) =>
-    new Map(
-      currentOf(balances).map((k) => [
-        stockKey(k.itemId, k.lotNumberID),
-        layers.get(stockKey(k.itemId, k.lotNumberID))!,
-      ]),
-    );
-  if (!g) {
+  if (!doc) {
     const balances = await readBalances(tx, companyId, warehouseId, keys);
     return {
       balances,
@@ -197,50 +183,13 @@ export async function readCardStock(
     };
   }
   // The period stays open until this card commits: closing it waits for this share lock (DESIGN §5).
-  // The group locks the periods of all its cards at once, until the shared transaction ends.
-  const closed = await g.read(periodsRead);
-  if (closed.has(card.periodId)) throw periodClosedMeanwhile();
-  const mine = (await g.read(groupStockRead)).get(g.self)!;
-  if (mine.fresh)
-    return { balances: mine.balances, prefetched: prefetchedOf(mine.balances, mine.layers), seq: mine.seq };
-  // An earlier card of the group has one of its keys: its round is read once the earlier rounds' writes
-  // are written.
-  const round = g.rounds[g.self];
-  const now = (await g.once(`stock:round:${round}`, () => readRoundStock(g, round))).get(g.self)!;
-  return { balances: now.balances, prefetched: prefetchedOf(now.balances, now.layers), seq: mine.seq };
-}
-
-/**
- * The stock of the cards of round `round` (≥ 1) of the group (`GroupTx.rounds`: each shares a key with an
- * earlier card, none with another of its round), by place in the group: the deferred writes of the
- * earlier rounds are written, then the round's balances (locked by the group's opening read) and its FIFO
- * cards' first open layers are read, in one round trip.
- */
-async function readRoundStock(
-  g: GroupTx,
-  round: number,
-): Promise<Map<number, { balances: Map<string, BalanceRow>; layers: Map<string, LayerRow[]> }>> {
-  const cards = [...g.peers.entries()].filter(
-    (e): e is [number, CardStockInfo] => isCardStock(e[1]) && g.rounds[e[0]] === round,
-  );
-  const keysOf = (p: CardStockInfo) =>
-    p.keys.map((k) => ({ companyId: p.companyId, warehouseId: p.warehouseId, ...k }));
-  const fifoKeys = cards.flatMap(([, p]) => (p.fifo ? keysOf(p) : []));
-  const [balanceRows, layerRows] = await g.flushThen([
-    lockBalancesStatement(cards.flatMap(([, p]) => keysOf(p))),
-    openLayersStatement(fifoKeys, 0),
-  ]);
-  const balances = lockedBalances(balanceRows);
-  const { layers } = openLayersFrom(fifoKeys, layerRows);
-  const byKey = <T>(p: CardStockInfo, get: (k: StockKey) => T) =>
-    new Map(p.keys.map((k) => [stockKey(k.itemId, k.lotNumberID), get(k)]));
-  return new Map(
-    cards.map(([i, p]) => [
-      i,
-      {
-        balances: byKey(p, (k) => balances.get(layerKey(p.warehouseId, k))!),
-        layers: byKey(p, (k) => layers.get(layerKey(p.warehouseId, k)) ?? []),
-      },
+  if (await doc.state(periodState)) throw periodClosedMeanwhile();
+  const mine = await doc.state(stockState);
+  const prefetched = new Map(
+    currentOf(mine.balances).map((k) => [
+      stockKey(k.itemId, k.lotNumberID),
+      mine.layers.get(stockKey(k.itemId, k.lotNumberID))!,
     ]),
   );
+  return { balances: mine.balances, prefetched, seq: mine.seq };
 }
