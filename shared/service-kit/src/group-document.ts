@@ -39,7 +39,12 @@ export interface StateRead<D, T> {
    */
   statements(all: readonly D[], first: readonly boolean[]): Statement[];
   /** Each document's state (of `all`) from those statements' rows; may read more through `tx`. */
-  states(rows: unknown[][], tx: EntityManager, all: readonly D[], first: readonly boolean[]): T[] | Promise<T[]>;
+  states(
+    rows: unknown[][],
+    tx: EntityManager,
+    all: readonly D[],
+    first: readonly boolean[],
+  ): T[] | Promise<T[]>;
   /**
    * The documents of a later round (they share a lock with an earlier document, none with each other)
    * read again once the earlier rounds' writes are made, in the same round trip: the statements, then each
@@ -48,7 +53,12 @@ export interface StateRead<D, T> {
    */
   again?: {
     statements(round: readonly D[]): Statement[];
-    states(rows: unknown[][], tx: EntityManager, round: readonly D[], before: readonly T[]): T[] | Promise<T[]>;
+    states(
+      rows: unknown[][],
+      tx: EntityManager,
+      round: readonly D[],
+      before: readonly T[],
+    ): T[] | Promise<T[]>;
   };
 }
 

@@ -3,7 +3,7 @@
  * by the group like a card's), their stock state, the original marked reversed, and the reversal posted
  * to the stock ledger (a back-dated reversal reposts the later movements, application/ledger-posting.ts).
  */
-import { type Declaration, type EntityManager, type DocumentTx, numberingOf } from '@bm/service-kit';
+import { type Declaration, type DocumentTx, type EntityManager, numberingOf } from '@bm/service-kit';
 import {
   type CardStock,
   cardGroupReads,

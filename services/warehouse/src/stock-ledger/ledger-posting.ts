@@ -13,7 +13,7 @@
  */
 
 import { fmt, round2, sum } from '@bm/money';
-import { type Ctx, type EntityManager, executeAll, type DocumentTx, type WritePart } from '@bm/service-kit';
+import { type Ctx, type DocumentTx, type EntityManager, executeAll, type WritePart } from '@bm/service-kit';
 import { closedPeriods } from '../master-data/index.js';
 import { type BalanceRow, type LayerRow, lotKeyOf } from './balances.js';
 import { loadKey } from './key-history.reads.js';
