@@ -52,7 +52,8 @@ export interface DocumentKind<In, S, W, R> {
    */
   decide(input: In, state: S, doc: DocumentTx): Promise<W>;
   readonly writer: DocumentWriter<W>;
-  reply(writeSet: W, recordNumber: string): R;
+  /** The reply from what was stored (`input` as the kind got it). */
+  reply(writeSet: W, recordNumber: string, input: In): R | Promise<R>;
 }
 
 /**
@@ -77,5 +78,5 @@ export async function runDocument<In, S, W, R>(
     },
     declared,
   );
-  return kind.reply(stored.writeSet, stored.recordNumber);
+  return kind.reply(stored.writeSet, stored.recordNumber, input);
 }

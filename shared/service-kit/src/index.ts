@@ -8,7 +8,18 @@ export * from './deadline.js';
 export * from './document-kind.js';
 export * from './documents.js';
 export * from './event-delivery.js';
-export * from './group-commit.js';
+// The group commit is the engine's business (issue #38): a service stores a document through
+// `runDocument(kind, …)` (document-kind.ts); these are the shapes a kind is written with.
+export {
+  type DocumentTx,
+  type DocumentWriter,
+  groupCommitStats,
+  type Numbering,
+  numberingOf,
+  oncePerWriteSet,
+  type StateRead,
+  type WritePart,
+} from './group-commit.js';
 export * from './master-data-cache.js';
 export * from './observability.js';
 export * from './orm.js';

@@ -9,7 +9,13 @@
 import type { PurchaseInvoice, PurchaseInvoiceInput } from '@bm/contracts';
 import { type FieldError, referenceNotFound, validationFailed } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
-import { type Ctx, checkGivenRecordNumber, groupCommit, numberingOf } from '@bm/service-kit';
+import {
+  type Ctx,
+  checkGivenRecordNumber,
+  type DocumentKind,
+  numberingOf,
+  runDocument,
+} from '@bm/service-kit';
 import {
   type ArchivedDocument,
   archiveReceived,
@@ -21,7 +27,9 @@ import { purchaseRowSum, purchaseVatSummary } from '../invoice-rules/index.js';
 import type { InvoicingDeps } from '../references/index.js';
 import {
   companyProfile,
-  lockOpenPeriod,
+  type InvoicePeriodInfo,
+  invoicePeriodsRead,
+  lockInvoicePeriod,
   resolveOrdner,
   resolvePartner,
   resolvePeriodLocal,
@@ -49,6 +57,67 @@ export interface ReceivedExtras {
    */
   inbox: { recordId: string } | { upload: NewReceived };
 }
+
+const TABLE = '"invoicing"."purchase_invoice"';
+
+/** A purchase invoice decided before its transaction, and where it goes. */
+export interface DecidedPurchaseInvoice {
+  companyId: string;
+  writeSet: PurchaseInvoiceWriteSet;
+  ordner: { id: string; numberFormat: string };
+  periodId: string;
+  /** The field a closed period is reported on. */
+  periodPath: string;
+  dateCreated: string;
+  given: string | undefined;
+  received: ReceivedExtras | undefined;
+}
+
+/**
+ * The purchase invoice as a document kind (issue #38): declared with its period (share-locked for the
+ * whole group); in the transaction a given number checked free and the period checked open; a received
+ * one archives its bytes and settles its inbox record under its savepoint; its rows written by
+ * purchase-invoice.writer.ts once the group has numbered it.
+ */
+export const purchaseInvoiceKind: DocumentKind<
+  DecidedPurchaseInvoice,
+  void,
+  PurchaseInvoiceWriteSet,
+  PurchaseInvoice
+> = {
+  key: 'invoicing:purchase-invoice',
+  declare: (d) => ({
+    numbering: numberingOf({
+      table: TABLE,
+      companyId: d.companyId,
+      ordner: d.ordner,
+      date: d.dateCreated,
+      given: d.given,
+    }),
+    info: {
+      kind: 'invoice-period',
+      companyId: d.companyId,
+      periodId: d.periodId,
+    } satisfies InvoicePeriodInfo,
+    reads: [invoicePeriodsRead],
+  }),
+  read: async (d, doc) => {
+    await checkGivenRecordNumber(doc.tx, TABLE, d.companyId, d.given);
+    await lockInvoicePeriod(doc.tx, doc, d.periodId, d.periodPath);
+  },
+  decide: async (d, _state, doc) => {
+    const { received, companyId, writeSet } = d;
+    if (received) {
+      await archiveReceived(doc.tx, companyId, writeSet.id, received.archive, writeSet.createdAt);
+      if ('recordId' in received.inbox)
+        await markBookedInTx(doc.tx, companyId, received.inbox.recordId, writeSet.id, writeSet.createdAt);
+      else await recordUploadInTx(doc.tx, companyId, received.inbox.upload, writeSet.id, writeSet.createdAt);
+    }
+    return writeSet;
+  },
+  writer: purchaseInvoiceWriter,
+  reply: storedPurchaseInvoiceReply,
+};
 
 /**
  * `POST /1.6/purchase/invoices`. Errors: 400 ValidationFailed (localSum missing for a foreign currency,
@@ -123,8 +192,6 @@ export async function createPurchaseInvoice(
   const companyId = ctx.companyId!;
   const now = new Date();
   const id = crypto.randomUUID();
-  const table = '"invoicing"."purchase_invoice"';
-  const given = input.recordNumber?.trim() || undefined;
   const totalLocal = sum(rows.map((r) => r.localSum));
   const net = fmt(sum(rows.map((r) => r.sum)));
   const vatSummary = received?.vatSummary ?? purchaseVatSummary(rows);
@@ -186,28 +253,16 @@ export async function createPurchaseInvoice(
     localTotal: fmt(totalLocal),
     createdAt: now,
   };
-  // Purchase invoices (of any companies and ordners) arriving together share one transaction, like sales
-  // invoices (issue #24); each under its own savepoint (a received one archives its bytes first).
-  const stored = await groupCommit(
-    'invoicing:purchase-invoice',
-    em,
-    async (g) => {
-      await checkGivenRecordNumber(g.tx, table, companyId, given);
-      // Taken once per group commit: the share lock holds until the shared transaction ends.
-      await g.once(`period:${period.id}`, () =>
-        lockOpenPeriod(g.tx, period.id, input.periodId ? 'periodId' : 'dateAccounting'),
-      );
-      if (received) {
-        await archiveReceived(g.tx, companyId, id, received.archive, now);
-        if ('recordId' in received.inbox)
-          await markBookedInTx(g.tx, companyId, received.inbox.recordId, id, now);
-        else await recordUploadInTx(g.tx, companyId, received.inbox.upload, id, now);
-      }
-      // Numbered with the group after every invoice's work (DESIGN §5); a given number is stored at once.
-      return { writeSet, writer: purchaseInvoiceWriter };
-    },
-    { numbering: numberingOf({ table, companyId, ordner, date: input.dateCreated, given }) },
-  );
+  const reply = await runDocument(purchaseInvoiceKind, em, {
+    companyId,
+    writeSet,
+    ordner,
+    periodId: period.id,
+    periodPath: input.periodId ? 'periodId' : 'dateAccounting',
+    dateCreated: input.dateCreated,
+    given: input.recordNumber?.trim() || undefined,
+    received,
+  });
   deps.kickOutbox();
-  return storedPurchaseInvoiceReply(stored.writeSet, stored.recordNumber);
+  return reply;
 }

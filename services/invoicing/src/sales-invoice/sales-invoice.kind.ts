@@ -1,21 +1,71 @@
 /**
- * The create-sales-invoice command (INTERFACE §2.4; DESIGN §5, §6), one forward pass: resolve every
- * reference (NATS before any transaction, resolve-sales-invoice.ts), decide the invoice (pure,
- * domain/sales-invoice-decision.ts), then in the sales invoices' group commit check a given number and
- * share-lock the period, and hand the write set and its writer (store/sales-invoice.writer.ts) to the
- * group, which numbers the invoice and inserts it with the group's other documents; the reply from what
- * was stored.
+ * The new sales invoice as a document kind (INTERFACE §2.4; DESIGN §5, §6; issue #38), read top to
+ * bottom: every reference resolved before the transaction (sales-invoice.resolve.ts) and the invoice
+ * decided there (pure, sales-invoice.decision.ts); declared with its period (share-locked for the whole
+ * group with its `begin`); in the transaction a given number checked free and the period checked open;
+ * its rows written by sales-invoice.writer.ts once the group has numbered it.
  */
 import type { SalesInvoice, SalesInvoiceInput } from '@bm/contracts';
 import { todayIn } from '@bm/messaging';
-import { type Ctx, checkGivenRecordNumber, groupCommit, numberingOf } from '@bm/service-kit';
-import type { InvoicingDeps } from '../references/index.js';
-import { type InvoicePeriodInfo, invoicePeriodsRead, lockInvoicePeriod } from '../references/index.js';
-import { decideSalesInvoice } from './sales-invoice.decision.js';
+import {
+  type Ctx,
+  checkGivenRecordNumber,
+  type DocumentKind,
+  numberingOf,
+  runDocument,
+} from '@bm/service-kit';
+import {
+  type InvoicePeriodInfo,
+  type InvoicingDeps,
+  invoicePeriodsRead,
+  lockInvoicePeriod,
+} from '../references/index.js';
+import { decideSalesInvoice, type SalesInvoiceWriteSet } from './sales-invoice.decision.js';
 import { resolveSalesInvoice } from './sales-invoice.resolve.js';
 import { salesInvoiceWriter, storedSalesInvoiceReply } from './sales-invoice.writer.js';
 
 const TABLE = '"invoicing"."sales_invoice"';
+
+/** A new sales invoice, resolved and decided before its transaction. */
+export interface DecidedSalesInvoice {
+  input: SalesInvoiceInput;
+  companyId: string;
+  ordner: { id: string; numberFormat: string };
+  periodId: string;
+  writeSet: SalesInvoiceWriteSet;
+  /** `YYYY-MM-DD` in the company's time zone: the reply's state (due or overdue) is as of this day. */
+  today: string;
+}
+
+/** `POST /1.6/sales/invoices` as a document kind (service-kit `runDocument`). */
+export const salesInvoiceKind: DocumentKind<DecidedSalesInvoice, void, SalesInvoiceWriteSet, SalesInvoice> = {
+  key: 'invoicing:sales-invoice',
+  declare: (d) => ({
+    numbering: numberingOf({
+      table: TABLE,
+      companyId: d.companyId,
+      ordner: d.ordner,
+      date: d.input.dateCreated,
+      given: d.input.recordNumber,
+    }),
+    info: {
+      kind: 'invoice-period',
+      companyId: d.companyId,
+      periodId: d.periodId,
+    } satisfies InvoicePeriodInfo,
+    reads: [invoicePeriodsRead],
+    // Its work only reads and locks: no savepoint of its own.
+    lazySavepoint: true,
+  }),
+  read: async (d, doc) => {
+    await checkGivenRecordNumber(doc.tx, TABLE, d.companyId, d.input.recordNumber?.trim() || undefined);
+    // Share-locked until the transaction ends (every invoice's period of the group with one statement).
+    await lockInvoicePeriod(doc.tx, doc, d.periodId, d.input.periodId ? 'periodId' : 'dateAccounting');
+  },
+  decide: async (d) => d.writeSet,
+  writer: salesInvoiceWriter,
+  reply: (w, recordNumber, d) => storedSalesInvoiceReply(w, recordNumber, d.today),
+};
 
 /**
  * `POST /1.6/sales/invoices`: amounts in the company currency, 2 decimals. Errors: 400 ValidationFailed;
@@ -30,26 +80,14 @@ export async function createSalesInvoice(
   const companyId = ctx.companyId!;
   const r = await resolveSalesInvoice(deps, ctx, input);
   const writeSet = decideSalesInvoice(input, r, { id: crypto.randomUUID(), companyId });
-  const given = input.recordNumber?.trim() || undefined;
-  // New invoices (of any companies and ordners) arriving together share one transaction (issue #13); an
-  // invoice's work only reads and locks, so it needs no savepoint of its own.
-  const stored = await groupCommit(
-    'invoicing:sales-invoice',
-    ctx.em,
-    async (g) => {
-      await checkGivenRecordNumber(g.tx, TABLE, companyId, given);
-      // Share-locked until the transaction ends (every invoice's period of the group with one statement).
-      await lockInvoicePeriod(g.tx, g, r.period.id, input.periodId ? 'periodId' : 'dateAccounting');
-      // Numbered with the group after every invoice's work (DESIGN §5, §6); a given number is stored at once.
-      return { writeSet, writer: salesInvoiceWriter };
-    },
-    {
-      numbering: numberingOf({ table: TABLE, companyId, ordner: r.ordner, date: input.dateCreated, given }),
-      lazySavepoint: true,
-      info: { kind: 'invoice-period', companyId, periodId: r.period.id } satisfies InvoicePeriodInfo,
-      reads: [invoicePeriodsRead],
-    },
-  );
+  const reply = await runDocument(salesInvoiceKind, ctx.em, {
+    input,
+    companyId,
+    ordner: r.ordner,
+    periodId: r.period.id,
+    writeSet,
+    today: todayIn(ctx.timeZone),
+  });
   deps.kickOutbox();
-  return storedSalesInvoiceReply(stored.writeSet, stored.recordNumber, todayIn(ctx.timeZone));
+  return reply;
 }
