@@ -65,7 +65,9 @@ export {
   oncePerWriteSet,
   type StateRead,
   type Stored,
+  storedNumbering,
   type WritePart,
+  type WriterPart,
 } from './group-transaction.js';
 
 /** Most documents in one transaction: PostgreSQL caches 64 subtransactions per backend before overflowing. */

@@ -5,7 +5,8 @@
  * writer that stores it ({@link AwaitingNumber}), and the scheduler's record of it ({@link Job}).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { InsertPart, Statement } from './set-insert.js';
+import { type ChangePart, changeStatement } from './set-change.js';
+import { type InsertPart, insertStatements, type Statement } from './set-insert.js';
 
 /**
  * Rows of one kind of write (`kind`: e.g. `warehouse.stock_movement insert`) that a document hands to its
@@ -123,10 +124,30 @@ export interface Numbering {
 }
 
 /**
- * A store's writer of one kind of document (`store/*.writer.ts`): the rows that store `writeSet` under
- * `recordNumber`. Pure, no I/O; the group commit calls it once the number is taken.
+ * A kind's writer (`<slice>/*.writer.ts`): the rows that store `writeSet` under `recordNumber`, and for
+ * a change of a stored document the statements that update it. Pure, no I/O; the group commit calls it
+ * once the number is known.
  */
-export type DocumentWriter<W> = (writeSet: W, recordNumber: string) => InsertPart[];
+export type DocumentWriter<W> = (writeSet: W, recordNumber: string) => WriterPart[];
+
+/** What a writer hands back: rows to insert, or a change (update, removal) of stored rows. */
+export type WriterPart = InsertPart | ChangePart;
+
+/**
+ * The statements of writer parts `parts`: the changes first, each on its own (a removal and an insert of
+ * the same key must not share a statement's snapshot), then the inserts.
+ */
+export function writerStatements(
+  em: EntityManager,
+  parts: WriterPart[],
+): { changes: Statement[]; inserts: Statement[] } {
+  const changes = parts.filter((p): p is ChangePart => 'where' in p).map((p) => changeStatement(em, p));
+  const inserts = insertStatements(
+    em,
+    parts.filter((p): p is InsertPart => !('where' in p)),
+  );
+  return { changes, inserts };
+}
 
 /**
  * What a document's work hands the group (step 2): what it decided (`writeSet`, plain data: everything
@@ -185,6 +206,20 @@ export function numberingOf(n: {
     year: Number(n.date.slice(0, 4)),
     given: n.given?.trim() || undefined,
   };
+}
+
+/**
+ * Where the number of a change of a stored document comes from (an update, a payment, a cancellation):
+ * it keeps `recordNumber`; nothing is reserved, and its writes are made with its work.
+ */
+export function storedNumbering(table: string, companyId: string, recordNumber: string): Numbering {
+  return numberingOf({
+    table,
+    companyId,
+    ordner: { id: '', numberFormat: '' },
+    date: '0000',
+    given: recordNumber,
+  });
 }
 
 /** One document waiting for, or in, a group. */

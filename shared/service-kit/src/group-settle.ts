@@ -5,9 +5,11 @@
  * refused documents did not use is given back).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { writerStatements } from './group-document.js';
 import type { openingOf } from './group-opening.js';
 import type { GroupRun } from './group-run.js';
-import { type InsertPart, insertStatements, type Statement } from './set-insert.js';
+import type { InsertPart, Statement } from './set-insert.js';
+import { insertStatements } from './set-insert.js';
 
 /** The statements of the group's last write, numbers settled and each stored document recorded in `run`. */
 export async function settleGroup(
@@ -16,6 +18,8 @@ export async function settleGroup(
   tx: EntityManager,
 ): Promise<Statement[]> {
   const parts = new Map<unknown, InsertPart>();
+  /** Changes of stored rows (a writer's), in the group's order: before the inserts, in the same statement. */
+  const changes: Statement[] = [];
   const counters: Statement[] = [];
   for (const { list, reservation, rows } of await opening.reservations(tx)) {
     const left = list.map((r) => r.jobs.filter((j) => run.waiting.has(j)));
@@ -30,6 +34,10 @@ export async function settleGroup(
         const recordNumber = settled.numbers[k][i];
         const doc = run.waiting.get(job)!;
         for (const part of doc.writer(doc.writeSet, recordNumber)) {
+          if ('where' in part) {
+            changes.push(...writerStatements(tx, [part]).changes);
+            continue;
+          }
           const into = parts.get(part.entity);
           if (into) into.rows.push(...part.rows);
           else parts.set(part.entity, { entity: part.entity, rows: [...part.rows] });
@@ -37,5 +45,5 @@ export async function settleGroup(
         run.stored.push({ job, value: { writeSet: doc.writeSet, recordNumber } });
       }
   }
-  return [...counters, ...run.takePending(), ...insertStatements(tx, [...parts.values()])];
+  return [...counters, ...changes, ...run.takePending(), ...insertStatements(tx, [...parts.values()])];
 }

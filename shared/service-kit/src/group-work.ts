@@ -13,11 +13,12 @@ import {
   mergedStatements,
   type StateRead,
   type WritePart,
+  writerStatements,
 } from './group-document.js';
 import { GroupAborted, isSqlError, refuseOrRetry } from './group-failure.js';
 import type { OpenedReads } from './group-opening.js';
 import type { GroupRun } from './group-run.js';
-import { combinedStatement, executeAll, insertStatements, type Statement } from './set-insert.js';
+import { combinedStatement, executeAll, type Statement } from './set-insert.js';
 
 /** Runs document `i` of the group. @throws GroupAborted when its failure cannot be undone alone */
 export async function workDocument(
@@ -149,8 +150,10 @@ class DocumentSlot {
       return;
     }
     await this.savepoint();
-    const rows = prepared.writer(prepared.writeSet, given);
-    await executeAll(this.tx, [...mergedStatements(this.staged), ...insertStatements(this.tx, rows)]);
+    const { changes, inserts } = writerStatements(this.tx, prepared.writer(prepared.writeSet, given));
+    // A change of a stored document's rows goes before, each statement on its own snapshot.
+    if (changes.length) await execPipelined(this.tx, changes);
+    await executeAll(this.tx, [...mergedStatements(this.staged), ...inserts]);
     this.run.stored.push({ job, value: { writeSet: prepared.writeSet, recordNumber: given } });
   }
 

@@ -18,7 +18,9 @@ export {
   numberingOf,
   oncePerWriteSet,
   type StateRead,
+  storedNumbering,
   type WritePart,
+  type WriterPart,
 } from './group-commit.js';
 export * from './master-data-cache.js';
 export * from './observability.js';
@@ -28,4 +30,5 @@ export * from './prepared-statements.js';
 export * from './pruning.js';
 export * from './record-number.js';
 export * from './record-numbers-batch.js';
+export * from './set-change.js';
 export * from './set-insert.js';

@@ -1,9 +1,8 @@
 /**
- * The sales invoice's writers (DESIGN §5 "Record numbers", §6; issue #24). A new invoice: the rows the
- * group commit inserts in one statement once its record number is known (the invoice, its rows, its
- * accounting entries and its event in the outbox). An update: the same through the ORM, in the update's
- * own transaction under the invoice's row lock. A payment, and a cancellation with its reversed entries.
- * And the reply of what was stored.
+ * The sales invoice's writers (DESIGN §5 "Record numbers", §6; issues #24, #38), one per document kind:
+ * a new invoice (the invoice, its rows, its accounting entries and its event in the outbox, inserted by
+ * the group commit once its record number is known); an update (its fields set, rows and entries
+ * replaced); a payment; a cancellation with its reversed entries. And the reply of a new invoice.
  */
 import {
   type AccountingEntry,
@@ -11,15 +10,7 @@ import {
   type InvoiceState,
   type SalesInvoice,
 } from '@bm/contracts';
-import {
-  addEntries,
-  type DocumentWriter,
-  type EntityManager,
-  enqueueEvent,
-  entryRows,
-  oncePerWriteSet,
-  outboxRow,
-} from '@bm/service-kit';
+import { type DocumentWriter, entryRows, oncePerWriteSet, outboxRow } from '@bm/service-kit';
 import {
   AccountingEntryEntity,
   OutboxEntity,
@@ -58,24 +49,20 @@ export const salesInvoiceWriter: DocumentWriter<SalesInvoiceWriteSet> = (w, reco
 };
 
 /**
- * Writes update `w` of the locked invoice `inv` under `recordNumber` (kept or newly given): fields, rows
- * and entries replaced, `sales-invoice-updated` enqueued; flushed with the update's transaction.
+ * The rows that replace invoice `w` under `recordNumber` (kept or newly given; the update kind's writer):
+ * its fields set, its rows and entries replaced, `sales-invoice-updated` in the outbox.
  */
-export async function writeInvoiceUpdate(
-  tx: EntityManager,
-  inv: InvoiceRow,
-  w: SalesInvoiceWriteSet,
-  recordNumber: string,
-): Promise<{ inv: InvoiceRow; rows: RowRow[]; entries: EntryRow[] }> {
-  await tx.nativeDelete(SalesInvoiceRowEntity, { invoiceId: inv.id });
-  await tx.nativeDelete(AccountingEntryEntity, { documentId: inv.id });
-  const n = numberedInvoice(w, recordNumber);
-  tx.assign(inv, n.fields);
-  const rows = w.rows.map((d) => tx.create(SalesInvoiceRowEntity, d as any));
-  const entries = addEntries(tx, AccountingEntryEntity, w.companyId, inv.id, n.entryLines);
-  enqueueEvent(tx, OutboxEntity, w.companyId, subjectOf(w), n.event);
-  return { inv, rows, entries };
-}
+export const salesInvoiceUpdateWriter: DocumentWriter<SalesInvoiceWriteSet> = (w, recordNumber) => {
+  const { n, entries } = storedNew(w, recordNumber);
+  return [
+    { entity: SalesInvoiceRowEntity, where: { invoiceId: w.id } },
+    { entity: AccountingEntryEntity, where: { documentId: w.id } },
+    { entity: SalesInvoiceEntity, where: { id: w.id }, set: n.fields },
+    { entity: SalesInvoiceRowEntity, rows: w.rows },
+    { entity: AccountingEntryEntity, rows: entries },
+    { entity: OutboxEntity, rows: [outboxRow(w.companyId, subjectOf(w), n.event)] },
+  ];
+};
 
 /** The reply of new invoice `w` stored under `recordNumber` (no payments yet; state as of `today`). */
 export function storedSalesInvoiceReply(
@@ -87,26 +74,34 @@ export function storedSalesInvoiceReply(
   return salesInvoiceReply(invoice as InvoiceRow, w.rows as RowRow[], [], entries as EntryRow[], today);
 }
 
-/** Records payment `p` (amount in the invoice's currency, date `YYYY-MM-DD`) of the locked `inv`, now in `state`. */
-export function writePayment(
-  tx: EntityManager,
-  inv: InvoiceRow,
-  p: { id: string; companyId: string; amount: string; date: string },
-  state: InvoiceState,
-): void {
-  tx.create(PaymentEntity, { ...p, invoiceId: inv.id, createdAt: new Date() });
-  inv.state = state;
+/** A decided payment: the payment row (amount in the invoice's currency, date `YYYY-MM-DD`) and the invoice's new state. */
+export interface PaymentWriteSet {
+  invoiceId: string;
+  payment: { id: string; companyId: string; amount: string; date: string };
+  state: InvoiceState;
 }
 
-/** Cancels the locked `inv`: state `cancelled`, and `reversal` added after its `lines` entries. */
-export function writeCancellation(
-  tx: EntityManager,
-  inv: InvoiceRow,
-  reversal: AccountingEntry[],
-  lines: number,
-): void {
-  inv.cancelled = true;
-  inv.state = 'cancelled';
-  inv.updatedAt = new Date();
-  addEntries(tx, AccountingEntryEntity, inv.companyId, inv.id, reversal, lines + 1);
+/** The payment's row and the invoice's new state (the payment kind's writer). */
+export const paymentWriter: DocumentWriter<PaymentWriteSet> = (w) => [
+  { entity: SalesInvoiceEntity, where: { id: w.invoiceId }, set: { state: w.state } },
+  { entity: PaymentEntity, rows: [{ ...w.payment, invoiceId: w.invoiceId, createdAt: new Date() }] },
+];
+
+/** A decided cancellation: the reversed entries, numbered from `firstLine` after the invoice's own. */
+export interface CancellationWriteSet {
+  invoiceId: string;
+  companyId: string;
+  reversal: AccountingEntry[];
+  firstLine: number;
+  at: Date;
 }
+
+/** The invoice cancelled and its entries reversed (the cancellation kind's writer). */
+export const cancellationWriter: DocumentWriter<CancellationWriteSet> = (w) => [
+  {
+    entity: SalesInvoiceEntity,
+    where: { id: w.invoiceId },
+    set: { cancelled: true, state: 'cancelled', updatedAt: w.at },
+  },
+  { entity: AccountingEntryEntity, rows: entryRows(w.companyId, w.invoiceId, w.reversal, w.firstLine) },
+];
