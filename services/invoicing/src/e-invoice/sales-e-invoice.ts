@@ -10,7 +10,13 @@
  */
 import type { EInvoiceIssuedEvent, SalesEInvoice } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';
-import type { Ctx, DocumentDeps } from '@bm/service-kit';
+import {
+  type Ctx,
+  type DocumentDeps,
+  type DocumentKind,
+  runDocument,
+  storedNumbering,
+} from '@bm/service-kit';
 import {
   type ArchiveRow,
   archiveIssued,
@@ -83,63 +89,108 @@ export async function getSalesEInvoice(deps: EInvoiceDeps, ctx: Ctx, id: string)
   };
 }
 
+/** An e-invoice built from its invoice as it stood (reads only), to issue. */
+export interface BuiltEInvoice {
+  ctx: Ctx;
+  id: string;
+  companyId: string;
+  model: EInvoice;
+  bytes: Buffer;
+  /** When the invoice was last changed as built: a change since makes the issue build again. */
+  updatedAt: Date;
+}
+
+/** The invoice changed between the build and its lock: build again from what is stored now. */
+class ChangedMeanwhile extends Error {}
+
+type IssueReply = SalesEInvoice & { created: boolean };
+
+/**
+ * The issue of a sales invoice's e-invoice as a document kind (issue #21, #38): the invoice as its lock;
+ * in the transaction the invoice locked and its archive looked up; decided: the bytes archived with
+ * their delivery at `issued` and the events in the outbox (under its savepoint, through the archive's
+ * store), or the bytes issued before.
+ */
+export const eInvoiceIssueKind: DocumentKind<
+  BuiltEInvoice,
+  { updatedAt: Date; archived: ArchiveRow | null },
+  IssueReply,
+  IssueReply
+> = {
+  key: 'invoicing:sales-invoice-change',
+  declare: (b) => ({
+    numbering: storedNumbering('"invoicing"."sales_invoice"', b.companyId, b.model.id),
+    locks: [`sales-invoice:${b.id}`],
+  }),
+  read: async (b, doc) => {
+    const stored = await lockSalesInvoice(doc.tx, b.id);
+    if (!stored) throw notFound('Sales invoice');
+    return { updatedAt: stored.updatedAt, archived: await findArchived(doc.tx, 'issued', b.id) };
+  },
+  decide: async (b, s, doc) => {
+    if (s.archived) return { ...frozen(s.archived), created: false };
+    if (s.updatedAt.getTime() !== b.updatedAt.getTime()) throw new ChangedMeanwhile();
+    const now = new Date();
+    const { model, bytes } = b;
+    const digest = sha256Hex(bytes);
+    const senderId = formatEndpoint(model.seller.endpoint)!;
+    const receiverId = formatEndpoint(model.buyer.endpoint)!;
+    const event: EInvoiceIssuedEvent = {
+      eventId: crypto.randomUUID(),
+      companyId: b.companyId,
+      invoiceId: b.id,
+      recordNumber: model.id,
+      documentType: model.documentType,
+      senderId,
+      receiverId,
+      sha256: digest,
+      issuedAt: now.toISOString(),
+      document: bytes.toString('base64'),
+      attempt: 1,
+    };
+    await archiveIssued(
+      doc.tx,
+      b.companyId,
+      b.id,
+      { documentType: model.documentType, bytes, sha256: digest, senderId, receiverId },
+      now,
+      event,
+    );
+    return {
+      status: 'issued' as const,
+      document: event.document,
+      sha256: digest,
+      issuedAt: event.issuedAt,
+      documentType: model.documentType,
+      created: true,
+    };
+  },
+  // The archive's rows are written by its store under the document's savepoint.
+  writer: () => [],
+  reply: (w) => w,
+};
+
 /**
  * `POST /1.6/sales/invoices/{id}/e-invoice`: issues the e-invoice once; a repeated call answers the same
- * bytes with `created: false`. @throws 404; 422 EInvoiceNotValid (nothing stored).
+ * bytes with `created: false`. @throws 404; 422 EInvoiceNotValid (nothing stored); 409 Conflict when the
+ * invoice keeps changing while it is built.
  */
-export async function issueSalesEInvoice(
-  deps: EInvoiceDeps,
-  ctx: Ctx,
-  id: string,
-): Promise<SalesEInvoice & { created: boolean }> {
+export async function issueSalesEInvoice(deps: EInvoiceDeps, ctx: Ctx, id: string): Promise<IssueReply> {
   for (let attempt = 0; ; attempt++) {
     const archived = await findArchived(ctx.em, 'issued', id);
     if (archived) return { ...frozen(archived), created: false };
-    const { model, bytes, updatedAt } = await build(deps, ctx, id);
-    const result = await ctx.em.transactional(async (tx) => {
-      const stored = await lockSalesInvoice(tx, id);
-      if (!stored) throw notFound('Sales invoice');
-      const again = await findArchived(tx, 'issued', id);
-      if (again) return { ...frozen(again), created: false };
-      // Changed between the read and the lock: build again from what is stored now.
-      if (stored.updatedAt.getTime() !== updatedAt.getTime()) return null;
-      const now = new Date();
-      const digest = sha256Hex(bytes);
-      const senderId = formatEndpoint(model.seller.endpoint)!;
-      const receiverId = formatEndpoint(model.buyer.endpoint)!;
-      const event: EInvoiceIssuedEvent = {
-        eventId: crypto.randomUUID(),
-        companyId: ctx.companyId!,
-        invoiceId: id,
-        recordNumber: model.id,
-        documentType: model.documentType,
-        senderId,
-        receiverId,
-        sha256: digest,
-        issuedAt: now.toISOString(),
-        document: bytes.toString('base64'),
-        attempt: 1,
-      };
-      await archiveIssued(
-        tx,
-        ctx.companyId!,
+    const built = await build(deps, ctx, id);
+    try {
+      const result = await runDocument(eInvoiceIssueKind, ctx.em, {
+        ctx,
         id,
-        { documentType: model.documentType, bytes, sha256: digest, senderId, receiverId },
-        now,
-        event,
-      );
-      return {
-        status: 'issued' as const,
-        document: event.document,
-        sha256: digest,
-        issuedAt: event.issuedAt,
-        documentType: model.documentType,
-        created: true,
-      };
-    });
-    if (result) {
+        companyId: ctx.companyId!,
+        ...built,
+      });
       if (result.created) deps.kickOutbox();
       return result;
+    } catch (e) {
+      if (!(e instanceof ChangedMeanwhile)) throw e;
     }
     if (attempt >= 3)
       throw new AppError(ErrorKind.conflict, ErrorCode.Conflict, 'the invoice keeps changing; try again');
