@@ -24,6 +24,7 @@ import * as issueCards from './warehouse/issue-cards.contract.js';
 import * as warehouseMasterData from './warehouse/master-data.contract.js';
 import * as receiptCards from './warehouse/receipt-cards.contract.js';
 import * as stock from './warehouse/stock.contract.js';
+import * as storno from './warehouse/storno.contract.js';
 
 const modules = [
   accessPoint,
@@ -43,6 +44,7 @@ const modules = [
   issueCards,
   receiptCards,
   stock,
+  storno,
   warehouseMasterData,
 ];
 

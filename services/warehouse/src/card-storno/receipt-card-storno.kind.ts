@@ -8,10 +8,11 @@
  */
 import type { ReceiptCard } from '@bm/contracts';
 import { type Dec, fmt, sum } from '@bm/money';
-import { type DocumentKind, type EntityManager, pgArray } from '@bm/service-kit';
+import type { DocumentKind } from '@bm/service-kit';
 import type { ReceiptCardWriteSet } from '../receipt-card/index.js';
 import type { CardStock } from '../stock-ledger/index.js';
 import { declareStorno, markReversed, postReversal, readStornoStock, TABLE } from './storno.posting.js';
+import { ownLayers } from './storno.reads.js';
 import type { ReceiptCardRow, ReceiptRowRow, ResolvedStorno } from './storno.resolve.js';
 import { receiptStornoReply, receiptStornoWriter, type StornoWriteSet } from './storno.writer.js';
 
@@ -47,19 +48,6 @@ export const receiptCardStorno: DocumentKind<
   writer: receiptStornoWriter,
   reply: receiptStornoReply,
 };
-
-/** The layers receipt `receiptId` opened, by its row's line (0-based). */
-async function ownLayers(tx: EntityManager, receiptId: string): Promise<Map<number, string[]>> {
-  const rows = await tx.execute<{ id: string; line: number }[]>(
-    `select l."id", l."line_no" as "line" from "warehouse"."valuation_layer" l
-      where l."seq" = (select min(m."seq") from "warehouse"."stock_movement" m
-                        where m."document_id" = any(?::uuid[]) and m."document_type" = 'ReceiptCard')`,
-    [pgArray([receiptId])],
-  );
-  const out = new Map<number, string[]>();
-  for (const r of rows) out.set(r.line, [...(out.get(r.line) ?? []), r.id]);
-  return out;
-}
 
 /**
  * The reversal card of `s` (pure): each of the card's rows out with a negative quantity at the
