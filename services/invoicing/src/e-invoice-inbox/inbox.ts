@@ -4,7 +4,7 @@
  * - `store`: what an access point delivered is stored first (its own committed transaction: bytes as
  *   delivered, SHA-256, channel, provider document id, what can be read of it), then booked through the
  *   receiving path of issue #21. A refusal of the booking rules leaves the record `needs-attention` with
- *   its problems (or `duplicate`, see `domain/e-invoice/inbox.ts`); it is never refused back to the
+ *   its problems (or `duplicate`, see `e-invoice-format/inbox.ts`); it is never refused back to the
  *   network. A transient failure (a service down) leaves it `received` and answers 503, so the channel
  *   delivers it again and the booking is retried on the stored record.
  * - `book`: a person's retry after fixing master data.

@@ -1,7 +1,7 @@
 /**
  * E-invoice delivery (issue #23): status reports of the access-point connector, the history, resend, and
  * the connector's look-ups. Linear: lock the issued document (store), decide with the pure state machine
- * (`domain/e-invoice/delivery.ts`), store the change with its history row and event (store).
+ * (`e-invoice-format/delivery.ts`), store the change with its history row and event (store).
  */
 import type { EInvoiceDelivery, EInvoiceIssuedEvent, EInvoiceStatusChange } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, notFound } from '@bm/errors';

@@ -1,7 +1,7 @@
 /**
  * What a purchase invoice's create decides about VAT before it is written (issue #37; DESIGN §6b): each
  * row's input code, the EUR amounts at the tax point's exchange rate (§26), the input VAT lines
- * (domain/input-vat.ts), the tax point, receipt and deduction period (§51), and the correction reference.
+ * (vat/input-vat.ts), the tax point, receipt and deduction period (§51), and the correction reference.
  */
 import type { InputVatLine, PurchaseInvoice, PurchaseInvoiceInput } from '@bm/contracts';
 import { ErrorCode, unprocessable } from '@bm/errors';
@@ -102,7 +102,7 @@ export const statedRate = (vatRate: string | null | undefined, code: VatCodeDef 
 
 /**
  * The rows of a received e-invoice with their self-assessment (issue #37): a row of category AE or K gets
- * the input code of its kind at the home standard rate (domain/input-vat.ts `selfAssessedKindOf`) and no
+ * the input code of its kind at the home standard rate (vat/input-vat.ts `selfAssessedKindOf`) and no
  * `vatRate` of its own (the supplier charged none); other rows are left as mapped.
  */
 export async function selfAssessReceived<R extends { vatRate: string | null }>(

@@ -1,6 +1,6 @@
 /**
  * Purchase invoices (INTERFACE §2.3, §4.2; DESIGN §6): create, by hand or from a received e-invoice
- * (issue #21); reads are in `queries/purchase-invoices.ts`.
+ * (issue #21); reads are in `purchase-invoice/purchase-invoice.queries.ts`.
  * Row `sum` defaults to round(itemsAmount × (price − bonus) × (1 − bonusPercent / 100)); `localSum` is
  * the same in the company currency and is required for another `currency1`. The VAT period `Period`
  * (`YYYY-MM`) defaults to the month of `dateDelivery`, else of `dateCreated`; `PeriodYear` must agree.

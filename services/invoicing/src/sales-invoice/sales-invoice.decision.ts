@@ -21,7 +21,7 @@ import {
 import type { VatCodeDef } from '../vat/index.js';
 import { stateFromTotals } from './invoice-state.js';
 
-/** The references of the invoice as the resolve step found them (commands/resolve-sales-invoice.ts). */
+/** The references of the invoice as the resolve step found them (sales-invoice/sales-invoice.resolve.ts). */
 export interface InvoiceReferences {
   profile: { currency: string; defaultDueDays: number };
   ordner: { id: string };

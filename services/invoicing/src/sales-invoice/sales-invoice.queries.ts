@@ -148,7 +148,7 @@ export async function listSalesInvoices(
       from "invoicing"."payment" x where x."invoice_id" = i."id" and x."company_id" = i."company_id") p on true`;
   const fromSql = `from "invoicing"."sales_invoice" i`;
   if (q.state) {
-    // The stored state (domain/invoice-state.ts keeps it current): one rule for the list and the detail.
+    // The stored state (sales-invoice/invoice-state.ts keeps it current): one rule for the list and the detail.
     where.push(`i."state" = ?`);
     params.push(q.state);
   }

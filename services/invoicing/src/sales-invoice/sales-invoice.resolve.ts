@@ -37,7 +37,7 @@ export type AnyInput = (SalesInvoiceInput | SalesInvoiceUpdate) & {
   warehouseCode?: string;
 };
 
-/** What the create and update commands decide an invoice from (domain/sales-invoice-decision.ts `InvoiceReferences`). */
+/** What the create and update commands decide an invoice from (sales-invoice/sales-invoice.decision.ts `InvoiceReferences`). */
 export type ResolvedSalesInvoice = Awaited<ReturnType<typeof resolveSalesInvoice>>;
 
 /** Maps a VAT refusal to 422 with its code and field. */

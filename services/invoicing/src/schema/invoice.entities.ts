@@ -61,7 +61,7 @@ export const SalesInvoiceEntity = defineEntity({
     sumTotal: money(),
     vatSummary: p.json(),
     cancelled: p.boolean(),
-    /** `issued` | `partiallyPaid` | `paid` | `cancelled`, kept by domain/invoice-state.ts (DESIGN §6 "States"). */
+    /** `issued` | `partiallyPaid` | `paid` | `cancelled`, kept by sales-invoice/invoice-state.ts (DESIGN §6 "States"). */
     state: p.string().length(20),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),

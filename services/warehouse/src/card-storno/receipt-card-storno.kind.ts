@@ -1,7 +1,7 @@
 /**
  * The storno of a receipt card (issue #38), as a document kind: a reversal receipt card in the card's
  * ordner, with its own record number, whose rows take the card's quantities out again at the receipt's
- * cost: under FIFO from the receipt's own layer first (a `withdrawal`, domain/ledger-replay.ts). Where
+ * cost: under FIFO from the receipt's own layer first (a `withdrawal`, rules/ledger-replay.ts). Where
  * stock of the receipt has been issued since, the storno is refused (422 OperationCanceledException
  * naming the shortfall) unless the warehouse allows negative stock. Accounting entries: the card's, with
  * negative amounts. The card is marked reversed; neither card can be reversed afterwards.

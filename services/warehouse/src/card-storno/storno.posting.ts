@@ -1,7 +1,7 @@
 /**
  * What the two storno kinds share (issue #38): their declaration (the card's stock keys and period, read
  * by the group like a card's), their stock state, the original marked reversed, and the reversal posted
- * to the stock ledger (a back-dated reversal reposts the later movements, application/ledger-posting.ts).
+ * to the stock ledger (a back-dated reversal reposts the later movements, stock-ledger/ledger-posting.ts).
  */
 import { type Declaration, type DocumentTx, type EntityManager, numberingOf } from '@bm/service-kit';
 import {

@@ -2,7 +2,7 @@
  * What a storno needs before its transaction (issue #38; docs/architecture.md "Adding a document kind"):
  * the card to reverse with its rows, its warehouse and ordner, the reversal's date and its accounting
  * period (over NATS, like every card's), and the ledger lines of the reversal. ORM reads and the period
- * request only; the rules are domain/reversal.ts.
+ * request only; the rules are card-storno/reversal.rules.ts.
  */
 
 import { AppError, ErrorCode, notFound, unprocessable } from '@bm/errors';

@@ -44,7 +44,7 @@ export interface IssueCardWriteSet {
   reversalOf?: string;
 }
 
-/** The card as sent, and its references as the resolve step found them (commands/create-issue-card.ts). */
+/** The card as sent, and its references as the resolve step found them (issue-card/issue-card.kind.ts). */
 export interface IssueCardDecisionInput {
   input: {
     partnerId: string;

@@ -1,7 +1,7 @@
 /**
  * The stock ledger in PostgreSQL (DESIGN §5): balances locked per (warehouse, item, lot), FIFO layers and
  * the ledger sequence; the state of a key as of a date is in key-history.repository.ts. ORM code only; the
- * rules are in `domain/`.
+ * rules are in `rules/`.
  */
 
 import { fmt } from '@bm/money';

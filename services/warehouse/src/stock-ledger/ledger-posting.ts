@@ -3,13 +3,13 @@
  *
  * For every (item, lot) key of the new document: load the key's state as of the document's date and the
  * later documents of the key ({@link loadKey}), replay the new document and the later ones with the
- * pure rules of `domain/ledger-replay.ts`, then store: the new document's movements, layers and
+ * pure rules of `rules/ledger-replay.ts`, then store: the new document's movements, layers and
  * consumptions, and for a back-dated document everything the replay changed in the later ones (their
  * movements, layers and consumptions rewritten; issue card rows, totals and accounting entries of
  * revalued cards; negative-stock settlements of later receipts), the key's balance, and one
  * `events.warehouse.stock-revalued` per revalued card through the outbox. A current-date document has
- * no later documents and does no repost work. The rules are pure (domain/ledger-replay.ts, domain/ledger-writes.ts,
- * domain/repost-revision.ts); this module loads, calls them and stores.
+ * no later documents and does no repost work. The rules are pure (rules/ledger-replay.ts, rules/ledger-writes.ts,
+ * rules/repost-revision.ts); this module loads, calls them and stores.
  */
 
 import { fmt, round2, sum } from '@bm/money';
@@ -207,7 +207,7 @@ export async function storePosting(
     balance.value = fmt(k.final.value);
     if (!balance.lastDate || doc.date > balance.lastDate) balance.lastDate = doc.date;
   }
-  // The rows the replay writes (pure: domain/ledger-writes.ts).
+  // The rows the replay writes (pure: rules/ledger-writes.ts).
   const { movements, layers, consumptions, layerUpdates, repostedLines, laterReceipts } = ledgerRows({
     companyId,
     warehouseId: warehouse.id,

@@ -72,7 +72,7 @@ const CONSUMPTION = columnsOf([
 ]);
 
 /**
- * A posting's ledger writes as row sets (DESIGN §5; rows from `domain/ledger-writes.ts`): the keys'
+ * A posting's ledger writes as row sets (DESIGN §5; rows from `rules/ledger-writes.ts`): the keys'
  * balances, the movements, new layers and consumptions, and the layers' remaining stock. Each part
  * builds one statement for any number of rows, so a group commit merges its documents' parts per kind
  * (service-kit `WritePart`); rows of one part must be of different balances and layers.

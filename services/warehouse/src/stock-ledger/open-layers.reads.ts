@@ -1,7 +1,7 @@
 /**
  * Open FIFO layers of the stock ledger in PostgreSQL (DESIGN §5): the first layers of keys read in one
  * statement (with values of the ledger sequence for a group commit, issue #24), the rest read per key
- * when a document needs them. SQL only; the rules are in `domain/`.
+ * when a document needs them. SQL only; the rules are in `rules/`.
  */
 import { type Dec, dec } from '@bm/money';
 import { type EntityManager, execBound, pgArray, type Statement } from '@bm/service-kit';

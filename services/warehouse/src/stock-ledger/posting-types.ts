@@ -16,7 +16,7 @@ export interface PostingLine {
   costPrice?: Dec;
   /** Return (an issue card's reversal): the piece's value as it left. */
   amount?: Dec;
-  /** Withdrawal (a receipt's reversal): the receipt's own layer (domain/ledger-replay.ts). */
+  /** Withdrawal (a receipt's reversal): the receipt's own layer (rules/ledger-replay.ts). */
   layerIds?: readonly string[];
 }
 

@@ -1,6 +1,6 @@
 /**
  * Writes what a repost revised in later documents (DESIGN §5 "Repost"; the revisions are decided in
- * domain/repost-revision.ts): issue card rows removed, renumbered and added, totals, accounting entries
+ * rules/repost-revision.ts): issue card rows removed, renumbered and added, totals, accounting entries
  * replaced, `stock-revalued` events enqueued; later receipts' entries replaced. Set-based: a fixed number
  * of statements however many documents changed.
  */

@@ -1,6 +1,6 @@
 /**
  * The lines of later reversal cards (issue #38, storno) of one stock key, in the shape the replay takes
- * (domain/ledger-replay.ts): an issue card's reversal (`return`) brings its rows back at their cost
+ * (rules/ledger-replay.ts): an issue card's reversal (`return`) brings its rows back at their cost
  * prices; a receipt card's reversal (`withdrawal`) takes its rows out at the receipt's cost, from the
  * receipt's own layer first (the layer as stored, and as a replay of the receipt names it). Quantities
  * are stored negative on a reversal card and come back positive here. SQL only.

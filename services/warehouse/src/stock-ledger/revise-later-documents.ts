@@ -1,6 +1,6 @@
 /**
- * The repost's revision of later documents (DESIGN §5 "Repost"), one pass: read them (store/repost.reads.ts),
- * decide what changes (pure: domain/repost-revision.ts), write it (store/repost.writer.ts), then refuse
+ * The repost's revision of later documents (DESIGN §5 "Repost"), one pass: read them (stock-ledger/repost.reads.ts),
+ * decide what changes (pure: rules/repost-revision.ts), write it (stock-ledger/repost.writer.ts), then refuse
  * the whole posting if a revalued document lies in a closed period.
  */
 import type { Ctx, EntityManager } from '@bm/service-kit';

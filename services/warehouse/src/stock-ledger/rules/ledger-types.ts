@@ -1,5 +1,5 @@
 /**
- * The shapes of the stock ledger's replay (domain/ledger-replay.ts): a key's state, the documents replayed
+ * The shapes of the stock ledger's replay (rules/ledger-replay.ts): a key's state, the documents replayed
  * (issues, receipts and the two reversals of issue #38) and what the replay made of them. Pure types.
  * Quantities and unit costs are decimals with 4 places, values 2 places.
  */
