@@ -192,10 +192,15 @@ describe('pnpm start', () => {
     const targetsWritten = statSync(targetsFile).mtimeMs;
 
     // A service that dies is restarted with a back-off, and the stack answers again (issue #12).
+    // This stack's warehouse: a child of this `pnpm start` (another stack on the machine has its own).
     const pid = Number(
-      execFileSync('pgrep', ['-f', `${join('services', 'warehouse', 'src', 'main.ts')}`], {
-        encoding: 'utf8',
-      })
+      execFileSync(
+        'pgrep',
+        ['-P', String(child.pid), '-f', `${join('services', 'warehouse', 'src', 'main.ts')}`],
+        {
+          encoding: 'utf8',
+        },
+      )
         .trim()
         .split('\n')[0],
     );
