@@ -73,10 +73,16 @@ interface Side {
 async function side(label: string, root: string): Promise<Side> {
   const dataDir = join(tmpdir(), `bm-compare-${label}-${process.pid}`);
   const stack = await startBenchStack({ root, dataDir });
-  const companies = [await prepareCompany(stack, stack.headers, ITEMS)];
-  for (let i = 1; i < COMPANIES; i++)
-    companies.push(await prepareCompany(stack, await stack.newCompany(`Bench ${i} s.r.o.`), ITEMS));
-  return { label, stack, dataDir, groups: stackGroups(() => stack.pids(), dataDir), companies, turn: 0 };
+  try {
+    const companies = [await prepareCompany(stack, stack.headers, ITEMS)];
+    for (let i = 1; i < COMPANIES; i++)
+      companies.push(await prepareCompany(stack, await stack.newCompany(`Bench ${i} s.r.o.`), ITEMS));
+    return { label, stack, dataDir, groups: stackGroups(() => stack.pids(), dataDir), companies, turn: 0 };
+  } catch (e) {
+    // A stack whose set-up failed is stopped here: no process of it outlives the benchmark.
+    await stack.stop();
+    throw e;
+  }
 }
 
 const kinds = [
@@ -140,7 +146,14 @@ const baseRoot = worktreeOf(BASE_REF);
 const head = git('rev-parse', '--short', 'HEAD');
 const dirty = git('status', '--porcelain', '--untracked-files=no') ? '+changes' : '';
 console.log(`base ${BASE_REF} (${baseRoot}) beside head ${head}${dirty}; ${CORES} cores`);
-const sides = [await side('base', baseRoot), await side('head', repo)];
+const base = await side('base', baseRoot);
+const sides = [
+  base,
+  await side('head', repo).catch(async (e) => {
+    await base.stack.stop();
+    throw e;
+  }),
+];
 try {
   // Warm-up: JIT, pools, caches of both.
   for (const s of sides) for (const k of kinds) await measure(s, k, 3000);
