@@ -5,11 +5,10 @@
  * refused documents did not use is given back).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { writerStatements } from './group-document.js';
 import type { openingOf } from './group-opening.js';
 import type { GroupRun } from './group-run.js';
-import type { InsertPart, Statement } from './set-insert.js';
-import { insertStatements } from './set-insert.js';
+import { changeStatement } from './set-change.js';
+import { type InsertPart, insertStatements, type Statement } from './set-insert.js';
 
 /** The statements of the group's last write, numbers settled and each stored document recorded in `run`. */
 export async function settleGroup(
@@ -35,7 +34,7 @@ export async function settleGroup(
         const doc = run.waiting.get(job)!;
         for (const part of doc.writer(doc.writeSet, recordNumber)) {
           if ('where' in part) {
-            changes.push(...writerStatements(tx, [part]).changes);
+            changes.push(changeStatement(tx, part));
             continue;
           }
           const into = parts.get(part.entity);

@@ -8,11 +8,11 @@
 import type { IssueCard } from '@bm/contracts';
 import { fmt, sum } from '@bm/money';
 import type { DocumentKind } from '@bm/service-kit';
-import type { IssueCardWriteSet } from '../issue-card/index.js';
+import { type IssueCardWriteSet, storedIssueCardReply } from '../issue-card/index.js';
 import type { CardStock } from '../stock-ledger/index.js';
 import { declareStorno, markReversed, postReversal, readStornoStock, TABLE } from './storno.posting.js';
 import type { IssueCardRow, IssueRowRow, ResolvedStorno } from './storno.resolve.js';
-import { issueStornoReply, issueStornoWriter, type StornoWriteSet } from './storno.writer.js';
+import { issueStornoWriter, type StornoWriteSet } from './storno.writer.js';
 
 export type IssueStorno = ResolvedStorno<IssueCardRow, IssueRowRow>;
 
@@ -33,7 +33,7 @@ export const issueCardStorno: DocumentKind<
     return decideIssueReversal(s);
   },
   writer: issueStornoWriter,
-  reply: issueStornoReply,
+  reply: storedIssueCardReply,
 };
 
 /** The reversal card of `s` (pure): the card's rows negated, dated on the reversal's date. */

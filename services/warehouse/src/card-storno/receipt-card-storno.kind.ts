@@ -9,12 +9,11 @@
 import type { ReceiptCard } from '@bm/contracts';
 import { type Dec, fmt, sum } from '@bm/money';
 import type { DocumentKind } from '@bm/service-kit';
-import type { ReceiptCardWriteSet } from '../receipt-card/index.js';
-import type { CardStock } from '../stock-ledger/index.js';
+import { type ReceiptCardWriteSet, storedReceiptCardReply } from '../receipt-card/index.js';
+import { type CardStock, receiptLayers } from '../stock-ledger/index.js';
 import { declareStorno, markReversed, postReversal, readStornoStock, TABLE } from './storno.posting.js';
-import { ownLayers } from './storno.reads.js';
 import type { ReceiptCardRow, ReceiptRowRow, ResolvedStorno } from './storno.resolve.js';
-import { receiptStornoReply, receiptStornoWriter, type StornoWriteSet } from './storno.writer.js';
+import { receiptStornoWriter, type StornoWriteSet } from './storno.writer.js';
 
 export type ReceiptStorno = ResolvedStorno<ReceiptCardRow, ReceiptRowRow>;
 
@@ -37,7 +36,7 @@ export const receiptCardStorno: DocumentKind<
   read: async (s, g) => {
     const stock = await readStornoStock(s, g);
     // Read after the group locked the keys: a back-dated document may have replaced the layers before.
-    return { stock, layerIds: await ownLayers(g.tx, s.card.id) };
+    return { stock, layerIds: (await receiptLayers(g.tx, [s.card.id])).get(s.card.id) ?? new Map() };
   },
   async decide(s, { stock, layerIds }, g) {
     await markReversed(g.tx, TABLE.ReceiptCard, s);
@@ -46,7 +45,7 @@ export const receiptCardStorno: DocumentKind<
     return decideReceiptReversal(s, taken);
   },
   writer: receiptStornoWriter,
-  reply: receiptStornoReply,
+  reply: storedReceiptCardReply,
 };
 
 /**

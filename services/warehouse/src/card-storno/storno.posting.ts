@@ -7,7 +7,6 @@ import { type Declaration, type DocumentTx, type EntityManager, numberingOf } fr
 import {
   type CardStock,
   cardGroupReads,
-  cardStockInfo,
   operationCanceled,
   type PostingPlan,
   planPosting,
@@ -25,23 +24,19 @@ export const TABLE = {
 
 type AnyStorno = ResolvedStorno<{ id: string; recordNumber: string }, unknown>;
 
-const stockInfoOf = (s: AnyStorno) =>
-  cardStockInfo(s.companyId, s.periodId, s.warehouse.id, 'receipt', s.lines);
-
 /** A reversal's declaration: numbered in the card's ordner on its date; its stock keys locked. */
 export function declareStorno(s: AnyStorno, table: string): Declaration {
-  const info = stockInfoOf(s);
   return {
     numbering: numberingOf({ table, companyId: s.companyId, ordner: s.ordner, date: s.date }),
-    locks: info.locks,
-    info,
+    locks: s.stockInfo.locks,
+    info: s.stockInfo,
     reads: cardGroupReads,
   };
 }
 
 /** The reversal's stock state as of its date (its period share-locked: 422 PeriodClosed if closed meanwhile). */
 export function readStornoStock(s: AnyStorno, g: DocumentTx): Promise<CardStock> {
-  return readCardStock(g.tx, s.companyId, { ...stockInfoOf(s), dateOperation: s.date }, g);
+  return readCardStock(g.tx, s.companyId, { ...s.stockInfo, dateOperation: s.date }, g);
 }
 
 /**

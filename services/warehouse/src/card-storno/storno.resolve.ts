@@ -17,6 +17,7 @@ import {
   ReceiptCardEntity,
   ReceiptCardRowEntity,
 } from '../schema/entities.js';
+import { type CardStockInfo, cardStockInfo } from '../stock-ledger/index.js';
 import { reversalDate } from './reversal.rules.js';
 
 export type IssueCardRow = InstanceType<typeof IssueCardEntity.class>;
@@ -51,6 +52,8 @@ export interface ResolvedStorno<C, R> {
   reversalId: string;
   /** Item codes, for a shortfall's message. */
   items: Map<string, { code: string }>;
+  /** Its stock keys and period, as a card declares them to its group (stock-ledger `cardStockInfo`). */
+  stockInfo: CardStockInfo;
 }
 
 /**
@@ -104,25 +107,28 @@ export async function resolveStorno(
     findPeriod(kit, ctx, null, on, on).catch(onDate),
     em.find(ItemEntity, { id: { $in: [...new Set(rows.map((r) => r.itemId))] } }),
   ]);
+  const lines = rows.map((r, i) => ({
+    line: i,
+    itemId: r.itemId,
+    lotNumberID: r.lotNumberId ?? null,
+    quantity: dec(r.quantity),
+    costPrice: dec(r.costPrice),
+    amount: dec(r.amount),
+  }));
   return {
     ctx,
     companyId: ctx.companyId!,
     card,
     rows,
-    lines: rows.map((r, i) => ({
-      line: i,
-      itemId: r.itemId,
-      lotNumberID: r.lotNumberId ?? null,
-      quantity: dec(r.quantity),
-      costPrice: dec(r.costPrice),
-      amount: dec(r.amount),
-    })),
+    lines,
     warehouse,
     ordner,
     date: on,
     periodId: period.id,
     reversalId: crypto.randomUUID(),
     items: new Map(items.map((i) => [i.id, { code: i.code }])),
+    // A reversal's ledger lines are all additions or withdrawals at known costs: no FIFO layers read ahead.
+    stockInfo: cardStockInfo(ctx.companyId!, period.id, warehouse.id, 'receipt', lines),
   };
 }
 

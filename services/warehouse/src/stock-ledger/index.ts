@@ -4,6 +4,7 @@
  * pure rules a document's decision uses, and the stock report.
  */
 export * from './ledger-posting.js';
+export * from './receipt-layers.reads.js';
 export * from './rules/ledger-replay.js';
 export * from './rules/shortfall.js';
 export * from './rules/warehouse-accounting.js';

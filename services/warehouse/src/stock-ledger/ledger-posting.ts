@@ -12,7 +12,7 @@
  * rules/repost-revision.ts); this module loads, calls them and stores.
  */
 
-import { fmt, round2, sum } from '@bm/money';
+import { fmt, sum } from '@bm/money';
 import { type Ctx, type DocumentTx, type EntityManager, executeAll, type WritePart } from '@bm/service-kit';
 import { closedPeriods } from '../master-data/index.js';
 import { type BalanceRow, type LayerRow, lotKeyOf } from './balances.js';
@@ -27,10 +27,9 @@ import type {
   PostingShortfall,
 } from './posting-types.js';
 import { reviseLaterDocuments } from './revise-later-documents.js';
-import { reversalRevalued } from './rules/final-documents.js';
+import { changedWithdrawal, reversalRevalued } from './rules/final-documents.js';
 import {
   availableFrom,
-  type DocResult,
   type LedgerDoc,
   replayKey,
   stockKey,
@@ -118,7 +117,8 @@ export async function planPosting(
     if (mine.kind === 'issue' || mine.kind === 'withdrawal')
       for (const l of mine.lines) plan.issued.set(l.line, l.pieces);
     else for (const l of mine.lines) plan.settled.set(l.line, l.settlementValue);
-    refuseChangedWithdrawals(later, r.docs);
+    const changed = changedWithdrawal(later, r.docs);
+    if (changed) throw reversalRevalued(`the reversal card ${changed}`);
   }
   if (shortfalls.length) onShortfalls(shortfalls);
   return plan;
@@ -153,23 +153,6 @@ function firstDoc(doc: NewDocument, lines: PostingLine[]): LedgerDoc {
     ...(l.amount ? { amount: l.amount } : {}),
   }));
   return { kind: doc.kind, docId, date, lines: received };
-}
-
-/**
- * A back-dated document may not change what a later receipt reversal took out (its card's rows are
- * final; issue #38, docs/decisions.md): 422 ReversalRevalued naming the reversal card.
- */
-function refuseChangedWithdrawals(later: readonly LedgerDoc[], replayed: readonly DocResult[]): void {
-  for (const before of later) {
-    if (before.kind !== 'withdrawal') continue;
-    const after = replayed.find((d) => d.docId === before.docId);
-    if (after?.kind !== 'withdrawal') continue;
-    for (const l of before.lines) {
-      const was = l.storedAmount ?? round2(l.quantity.mul(l.costPrice));
-      const now = sum((after.lines.find((x) => x.line === l.line)?.pieces ?? []).map((p) => p.amount));
-      if (!now.eq(was)) throw reversalRevalued(`the reversal card ${before.docId}`);
-    }
-  }
 }
 
 /**

@@ -7,8 +7,8 @@
  */
 import { dec } from '@bm/money';
 import { type EntityManager, pgArray } from '@bm/service-kit';
-import { lotKeyOf } from './balances.js';
 import type { LaterDocRef } from './key-history.reads.js';
+import { receiptLayers } from './receipt-layers.reads.js';
 import {
   type LedgerDoc,
   newLayerId,
@@ -49,39 +49,26 @@ export async function reversalLines(
   }
   const withdrawalIds = ids('withdrawal');
   if (withdrawalIds.length) {
-    // The receipt's own layer of each row: the layer its movements' place in the ledger opened.
     const rows = await em.execute<
-      {
-        card: string;
-        receipt: string;
-        line: number;
-        quantity: string;
-        cost: string;
-        amount: string;
-        layer: string | null;
-      }[]
+      { card: string; receipt: string; line: number; quantity: string; cost: string; amount: string }[]
     >(
       `select r."receipt_card_id" as "card", c."reversal_of" as "receipt", r."row_no" - 1 as "line",
-              r."quantity"::text, r."cost_price"::text as "cost", r."amount"::text, l."id" as "layer"
+              r."quantity"::text, r."cost_price"::text as "cost", r."amount"::text
          from "warehouse"."receipt_card_row" r
          join "warehouse"."receipt_card" c on c."id" = r."receipt_card_id"
-         left join lateral (
-           select min(m."seq") as "seq" from "warehouse"."stock_movement" m
-            where m."document_id" = c."reversal_of" and m."document_type" = 'ReceiptCard'
-         ) s on true
-         left join "warehouse"."valuation_layer" l
-           on l."seq" = s."seq" and l."line_no" = r."row_no" - 1 and l."item_id" = r."item_id" and l."lot_key" = ?
         where r."receipt_card_id" = any(?::uuid[]) and r."item_id" = ? and r."lot_number_id" is not distinct from ?
         order by r."row_no"`,
-      [lotKeyOf(key.lotNumberID), pgArray(withdrawalIds), key.itemId, key.lotNumberID],
+      [pgArray(withdrawalIds), key.itemId, key.lotNumberID],
     );
+    // The receipt's own layer of each row: as stored, and as a replay of the receipt names it.
+    const layers = await receiptLayers(em, [...new Set(rows.map((r) => r.receipt))]);
     for (const r of rows)
       push(withdrawals, r.card, {
         line: r.line,
         quantity: dec(r.quantity).neg(),
         costPrice: dec(r.cost),
         storedAmount: dec(r.amount).neg(),
-        layerIds: [newLayerId(r.receipt, r.line), ...(r.layer ? [r.layer] : [])],
+        layerIds: [newLayerId(r.receipt, r.line), ...(layers.get(r.receipt)?.get(r.line) ?? [])],
       });
   }
   return { returns, withdrawals };
