@@ -61,9 +61,13 @@ type Row = Record<string, any>;
 
 async function archive(db: pg.Client, out: Finding[]): Promise<number> {
   const { rows } = await db.query<Row>(`
-    select 'issued e-invoice of sales invoice' as kind, company_id, document_id as id, sha256,
-           encode(sha256(bytes), 'hex') as actual
-      from invoicing.e_invoice_document
+    select case when d.direction = 'issued' then 'issued e-invoice of sales invoice'
+                else 'received e-invoice of purchase invoice' end as kind,
+           d.company_id, d.document_id as id, d.sha256,
+           encode(sha256(coalesce(d.bytes, r.bytes)), 'hex') as actual
+      from invoicing.e_invoice_document d
+      -- Issue #43: a received document's bytes are kept once, in its inbox record.
+      left join invoicing.received_e_invoice r on r.id = d.received_id
     union all
     select 'received e-invoice', company_id, id, sha256, encode(sha256(bytes), 'hex')
       from invoicing.received_e_invoice`);

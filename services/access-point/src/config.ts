@@ -50,6 +50,14 @@ export const AccessPointEnv = ServiceEnv.pick({
   SAPI_SCOPE: z.string().min(1).optional(),
   /** How often each company's SAPI-SK mailbox is polled, ms. */
   SAPI_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  /**
+   * Issue #43: after a provider refuses the credentials, calls with them wait this long before the next
+   * try, doubled per refusal up to the maximum (ms): no mint at every poll.
+   */
+  SAPI_AUTH_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  SAPI_AUTH_BACKOFF_MAX_MS: z.coerce.number().int().min(10).max(3_600_000).default(900_000),
+  /** Mailboxes polled at once (issue #43): one slow or broken provider does not hold up the others. */
+  SAPI_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   /** How long one SAPI-SK call may take, ms. */
   SAPI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /**

@@ -36,6 +36,7 @@ import { folderTransport } from './transports/folder.js';
 import { loopbackTransport } from './transports/loopback.js';
 import { phossTransport } from './transports/phoss.js';
 import { routedTransport, sapiDefaultTransport } from './transports/routed.js';
+import { holds } from './transports/sapi/holds.js';
 import { RetryLater } from './transports/sapi/send.js';
 import type { Transport } from './transports/transport.js';
 
@@ -101,7 +102,8 @@ export async function startAccessPoint(
   const nc = await connect(natsOptions(config, 'access-point'));
   let forwardingPort: number | undefined;
   // Issue #35: each company's own access point (SAPI-SK) before the deployment's transport.
-  const access = new CompanyAccess(nc, config);
+  const access = new CompanyAccess(nc, config, log);
+  holds.policy = { baseMs: config.SAPI_AUTH_BACKOFF_MS, maxMs: config.SAPI_AUTH_BACKOFF_MAX_MS };
   const transport = routedTransport(
     transportOf(config, nc, (p) => (forwardingPort = p), log),
     access,
@@ -136,6 +138,8 @@ export async function startAccessPoint(
     pollMs: config.SAPI_POLL_MS,
     timeoutMs: config.SAPI_TIMEOUT_MS,
     includeDefault: config.PEPPOL_AP === 'sapi',
+    concurrency: config.SAPI_POLL_CONCURRENCY,
+    maxBackoffMs: config.SAPI_AUTH_BACKOFF_MAX_MS,
   });
 
   let stopped = false;
@@ -157,7 +161,7 @@ export async function startAccessPoint(
     } catch (e) {
       const reason = (e as Error).message;
       if (m.info.deliveryCount >= config.PEPPOL_SEND_ATTEMPTS) {
-        await giveUp(nc, event, reason).then(
+        await giveUp(nc, event, reason, e instanceof RetryLater ? e.code : 'TRANSPORT').then(
           () => m.ack(),
           () => m.nak(30_000),
         );
@@ -261,6 +265,7 @@ export async function startAccessPoint(
       if (followTimer) clearInterval(followTimer);
       messages?.stop();
       await Promise.all([consume, following, stopMailboxes()]);
+      access.close();
       await stopInbound();
       await service.stop().catch(() => undefined);
       await nc.drain().catch(() => undefined);

@@ -21,6 +21,7 @@ import type { Contract } from './contract.js';
 import {
   findCompanyByPeppolId,
   pendingEInvoiceTransmissions,
+  releaseHeldEInvoices,
   reportEInvoiceStatus,
 } from './invoicing/e-invoice-delivery.contract.js';
 import { receivePurchaseEInvoice } from './invoicing/e-invoices.contract.js';
@@ -198,6 +199,7 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
         storeReceivedEInvoice,
         reportEInvoiceStatus,
         pendingEInvoiceTransmissions,
+        releaseHeldEInvoices,
         findCompanyByPeppolId,
         loadAccessPointSettings,
         storeAccessPointSettings,

@@ -96,6 +96,18 @@ export const consumerRedeliveries = new Counter({
   registers: [registry],
 });
 
+/**
+ * Access-point connector (issue #43): failed contacts with a company's access point, by SAPI-SK category
+ * (`AUTH`, `VALIDATION`, `PROCESSING`, `TEMPORARY`, `PERMANENT`, `NETWORK`, `UNRECOGNISED`) and operation
+ * (`send`, `poll`, `test`). `AUTH` counts refused credentials, `UNRECOGNISED` answers of an unknown shape.
+ */
+export const accessPointErrors = new Counter({
+  name: 'bm_access_point_errors_total',
+  help: 'Failed contacts with an access point, by category and operation',
+  labelNames: ['category', 'operation'] as const,
+  registers: [registry],
+});
+
 /** Reporting: printout render time (seconds), by outcome `ok` | `failed` | `cancelled`. */
 export const renderDuration = new Histogram({
   name: 'bm_printout_render_duration_seconds',

@@ -44,6 +44,8 @@ export async function receiveDocument(
     providerDocumentId: string | null;
     senderId: string | null;
     receiverId: string | null;
+    /** Issue #43: a problem found on the way (a checksum mismatch): kept as `needs-attention`, not booked. */
+    problem?: { rule: string; message: string } | null;
   } | null = null,
 ): Promise<InboundResult> {
   let ubl = bytes;
@@ -78,6 +80,7 @@ export async function receiveDocument(
       providerDocumentId: known?.providerDocumentId ?? null,
       senderParticipantId: sender,
       receiverParticipantId: receiver,
+      problem: known?.problem ?? null,
     },
     { companyId, requestId: crypto.randomUUID() },
     { timeoutMs: 30_000 },

@@ -8,11 +8,18 @@
  *
  * The listing is read whole before any document is acknowledged, so page tokens are not disturbed by the
  * documents leaving the list.
+ *
+ * Issue #43: a document is identified by its bytes, not by the provider's id (which may be the sender's
+ * own number, so two suppliers' documents can share it); a fetched `checksum` is verified; a listing
+ * answer of an unknown shape or a page token that repeats is an error shown in the company's settings,
+ * never an empty mailbox.
  */
-import { listAccessPointSettings } from '@bm/contracts';
+import { createHash } from 'node:crypto';
+import { listAccessPointSettings, type StoredAccessPointSettings } from '@bm/contracts';
 import type { Logger } from '@bm/logger';
 import { type NatsConnection, request } from '@bm/messaging';
-import { SapiClient } from '../transports/sapi/client.js';
+import { type ListedDocument, SapiClient } from '../transports/sapi/client.js';
+import { SapiError } from '../transports/sapi/errors.js';
 import type { CompanyAccess } from './company-access.js';
 import { receiveDocument } from './inbound.js';
 
@@ -28,24 +35,71 @@ export interface MailboxPass {
 const bytesOf = (payload: string, encoding: string | null) =>
   encoding && /base64/i.test(encoding) ? Buffer.from(payload, 'base64') : Buffer.from(payload, 'utf8');
 
-/** Every document listed in `participant`'s mailbox, following `nextPageToken` to the end. */
-async function listAll(client: SapiClient, participant: string) {
-  const all: { documentId: string; metadata: Record<string, any> | null }[] = [];
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** Pages of one listing at most (100 documents each): a provider that pages for ever is an error. */
+const MAX_PAGES = 1000;
+/** Fetches of a document whose bytes do not match the provider's checksum before they are kept as they are. */
+const CHECKSUM_TRIES = 3;
+
+/**
+ * Every document listed in `participant`'s mailbox, following `nextPageToken` to the end. Items are not
+ * merged by `documentId`: a provider may list two senders' documents under one id (issue #43).
+ * @throws SapiError `UNRECOGNISED` when a page token comes back a second time (a loop, not a mailbox)
+ */
+async function listAll(client: SapiClient, participant: string): Promise<ListedDocument[]> {
+  const all: ListedDocument[] = [];
+  const tokens = new Set<string>();
   let token: string | null = null;
-  const seen = new Set<string>();
-  do {
+  for (let pages = 0; ; pages++) {
     const page = await client.list(participant, token);
-    for (const d of page.documents) {
-      if (seen.has(d.documentId)) continue;
-      seen.add(d.documentId);
-      all.push(d);
-    }
+    all.push(...page.documents);
     token = page.nextPageToken;
-  } while (token);
-  return all;
+    if (!token) return all;
+    if (tokens.has(token) || pages >= MAX_PAGES)
+      throw new SapiError(
+        200,
+        'UNRECOGNISED',
+        'PAGE-TOKEN-LOOP',
+        `the provider's mailbox listing gave the page token ${token.slice(0, 80)} twice: listing stopped`,
+        true,
+      );
+    tokens.add(token);
+  }
 }
 
-/** One pass over one company's mailbox. Rejects when the mailbox cannot be listed. */
+/**
+ * The bytes of listed document `d`, checked against the provider's `checksum` where it sends one: a
+ * mismatch is fetched again, and one that persists is kept with the problem `ChecksumMismatch` (kept,
+ * never dropped).
+ */
+async function fetchChecked(client: SapiClient, participant: string, d: ListedDocument) {
+  for (let tries = 1; ; tries++) {
+    const full = await client.fetchDocument(participant, d.documentId);
+    const bytes = bytesOf(full.payload, full.encoding);
+    const meta: Record<string, unknown> = { ...(d.metadata ?? {}), ...(full.metadata ?? {}) };
+    const expected = full.checksum?.trim().toLowerCase().replace(/^sha-?256:/, '') ?? null;
+    const actual = sha256(bytes);
+    if (!expected || expected === actual) return { bytes, meta, problem: null };
+    if (tries >= CHECKSUM_TRIES)
+      return {
+        bytes,
+        meta,
+        problem: {
+          rule: 'ChecksumMismatch',
+          message: `checksum mismatch: the provider's checksum ${expected.slice(0, 64)} is not the SHA-256 ${actual} of the bytes it delivered (fetched ${tries}×)`,
+        },
+      };
+  }
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+/**
+ * One pass over one company's mailbox: each listed document fetched, stored, and acknowledged only after
+ * the store's reply (its record committed). Rejects when the mailbox cannot be listed, and on refused
+ * credentials (the rest of the pass would be refused too).
+ */
 export async function drainMailbox(
   nc: NatsConnection,
   client: SapiClient,
@@ -59,13 +113,13 @@ export async function drainMailbox(
   for (const d of docs) {
     if (stopped()) break;
     try {
-      const full = await client.fetchDocument(participant, d.documentId);
-      const meta = { ...(d.metadata ?? {}), ...(full.metadata ?? {}) };
-      const r = await receiveDocument(nc, bytesOf(full.payload, full.encoding), 'sapi', {
+      const got = await fetchChecked(client, participant, d);
+      const r = await receiveDocument(nc, got.bytes, 'sapi', {
         companyId,
         providerDocumentId: d.documentId,
-        senderId: typeof meta.senderParticipantId === 'string' ? meta.senderParticipantId : null,
-        receiverId: typeof meta.receiverParticipantId === 'string' ? meta.receiverParticipantId : participant,
+        senderId: text(got.meta.senderParticipantId),
+        receiverId: text(got.meta.receiverParticipantId) ?? participant,
+        problem: got.problem,
       });
       if (!r.ok) throw new Error(r.reason);
       if (!r.duplicate) pass.stored++;
@@ -84,6 +138,7 @@ export async function drainMailbox(
       );
     } catch (e) {
       pass.failed++;
+      if (e instanceof SapiError && e.category === 'AUTH') throw e;
       log.warn(
         { companyId, providerDocumentId: d.documentId, err: (e as Error).message },
         'received document not taken; retried at the next poll',
@@ -93,7 +148,21 @@ export async function drainMailbox(
   return pass;
 }
 
-/** Starts polling every SAPI-SK mailbox; resolves to its stop (which waits for the pass under way). */
+/** Runs `work` over `items` with at most `limit` at once. */
+async function pooled<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Starts polling every SAPI-SK mailbox; resolves to its stop (which waits for the pass under way).
+ * Companies are polled `concurrency` at a time, each with its own back-off after a failed pass (doubled
+ * per failure up to `maxBackoffMs`), so one slow or broken provider does not delay the others; held
+ * credentials (holds.ts) are skipped without a call.
+ */
 export function startMailboxPolling(deps: {
   nc: NatsConnection;
   access: CompanyAccess;
@@ -101,9 +170,37 @@ export function startMailboxPolling(deps: {
   pollMs: number;
   timeoutMs: number;
   includeDefault: boolean;
+  concurrency?: number;
+  maxBackoffMs?: number;
 }): () => Promise<void> {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
+  const backoff = new Map<string, { failures: number; nextAt: number }>();
+  const pollOne = async (s: StoredAccessPointSettings) => {
+    if (stopped || !s.participantId) return;
+    const wait = backoff.get(s.companyId);
+    if (wait && wait.nextAt > Date.now()) return;
+    try {
+      const creds = deps.access.credentialsOf(s);
+      if (!creds) return;
+      const client = new SapiClient(creds, deps.timeoutMs);
+      const p = await drainMailbox(deps.nc, client, s.companyId, s.participantId, deps.log, () => stopped);
+      if (p.listed) deps.log.info({ companyId: s.companyId, ...p }, 'mailbox polled');
+      backoff.delete(s.companyId);
+      await deps.access.succeeded(s.companyId, s);
+    } catch (e) {
+      // A call its credentials' hold refused touched no network: nothing new to report.
+      if (e instanceof SapiError && e.held) return;
+      const failures = (wait?.failures ?? 0) + 1;
+      const delay = Math.min(deps.pollMs * 2 ** (failures - 1), deps.maxBackoffMs ?? 15 * 60_000);
+      backoff.set(s.companyId, { failures, nextAt: Date.now() + delay });
+      deps.log.warn(
+        { companyId: s.companyId, err: (e as Error).message, nextPollInMs: delay },
+        'mailbox poll failed',
+      );
+      await deps.access.failed(s.companyId, s, e as Error, 'poll');
+    }
+  };
   const pass = async () => {
     const { items } = await request(
       deps.nc,
@@ -111,21 +208,7 @@ export function startMailboxPolling(deps: {
       { includeDefault: deps.includeDefault },
       { requestId: crypto.randomUUID() },
     );
-    for (const s of items) {
-      if (stopped) return;
-      if (!s.participantId) continue;
-      try {
-        const creds = deps.access.credentialsOf(s);
-        if (!creds) continue;
-        const client = new SapiClient(creds, deps.timeoutMs);
-        const p = await drainMailbox(deps.nc, client, s.companyId, s.participantId, deps.log, () => stopped);
-        if (p.listed) deps.log.info({ companyId: s.companyId, ...p }, 'mailbox polled');
-        if (s.transport === 'sapi') await deps.access.report(s.companyId, null, s.version);
-      } catch (e) {
-        deps.log.warn({ companyId: s.companyId, err: (e as Error).message }, 'mailbox poll failed');
-        if (s.transport === 'sapi') await deps.access.report(s.companyId, (e as Error).message, s.version);
-      }
-    }
+    await pooled(items, deps.concurrency ?? 8, pollOne);
   };
   // The next pass starts `pollMs` after the last one ended, so passes never pile up.
   let timer: NodeJS.Timeout | undefined;

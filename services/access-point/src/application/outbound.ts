@@ -70,6 +70,7 @@ export function outboundOf(event: EInvoiceIssuedEvent): Outbound {
     receiverId: event.receiverId,
     documentType: event.documentType,
     document: Buffer.from(event.document, 'base64'),
+    issuedAt: event.issuedAt,
   };
 }
 
@@ -97,8 +98,17 @@ export async function deliver(
   await reportOutcome(nc, doc, outcome);
 }
 
-/** Gives up on a transmission the transport could not take after every retry: `failed` with the reason. */
-export async function giveUp(nc: NatsConnection, event: EInvoiceIssuedEvent, reason: string): Promise<void> {
+/**
+ * Gives up on a transmission the transport could not take after every retry: `failed` with the reason,
+ * coded `TRANSPORT`, or `AUTH` when the company's credentials were refused (issue #43: released by
+ * itself once they work again).
+ */
+export async function giveUp(
+  nc: NatsConnection,
+  event: EInvoiceIssuedEvent,
+  reason: string,
+  code = 'TRANSPORT',
+): Promise<void> {
   const doc = outboundOf(event);
-  await report(nc, doc, 'failed', { reasons: [{ code: 'TRANSPORT', message: reason }] });
+  await report(nc, doc, 'failed', { reasons: [{ code, message: reason }] });
 }

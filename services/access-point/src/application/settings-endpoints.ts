@@ -7,7 +7,8 @@ import { getAccessPointSettings, putAccessPointSettings, testAccessPointSettings
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import { type RequestContext, type ServeOptions, serve } from '@bm/messaging';
 import type { ServiceGroup } from '@nats-io/services';
-import { SapiError } from '../transports/sapi/client.js';
+import { SapiError } from '../transports/sapi/errors.js';
+import { holds } from '../transports/sapi/holds.js';
 import type { CompanyAccess } from './company-access.js';
 
 function companyOf(ctx: RequestContext): string {
@@ -35,11 +36,12 @@ async function testConnection(access: CompanyAccess, companyId: string) {
         ? 'the company does not use a SAPI-SK access point: PUT /1.6/company/access-point first'
         : 'the company has no Peppol id (peppolId of PUT /1.6/company): its mailbox cannot be named',
     );
-  const own = settings.transport === 'sapi';
   try {
+    // A person's test tries now, whatever the back-off of refused credentials says (one mint).
+    holds.tryNow(sapi.client.key);
     await sapi.client.token(true);
     const page = await sapi.client.list(settings.participantId, null);
-    if (own) await access.report(companyId, null, settings.version);
+    await access.succeeded(companyId, settings);
     return {
       ok: true as const,
       transport: 'sapi' as const,
@@ -49,7 +51,7 @@ async function testConnection(access: CompanyAccess, companyId: string) {
     };
   } catch (e) {
     if (!(e instanceof SapiError)) throw e;
-    if (own) await access.report(companyId, `${e.code}: ${e.message}`, settings.version);
+    await access.failed(companyId, settings, e, 'test');
     throw new AppError(
       ErrorKind.bad_gateway,
       ErrorCode.AccessPointError,

@@ -2,7 +2,8 @@
  * Per-company routing of outbound documents (issue #35): a company on SAPI-SK (its own provider, or the
  * default when `PEPPOL_AP=sapi`) sends through its provider; every other company through the deployment's
  * transport. SAPI-SK has no status operation: `follow` is `unknown` and a retry sends again under the
- * same `Idempotency-Key`, which the provider collapses.
+ * same `Idempotency-Key`, which the provider collapses. Every send tells the company's access (issue
+ * #43): a working contact, or the failure that holds the invoice back.
  */
 import type { CompanyAccess } from '../application/company-access.js';
 import { RetryLater, sendViaSapi } from './sapi/send.js';
@@ -33,21 +34,14 @@ export function routedTransport(base: Transport, access: CompanyAccess): Transpo
     async submit(doc) {
       const sapi = await access.sapiOf(doc.companyId);
       if (!sapi) return base.submit(doc);
-      const own = sapi.settings.transport === 'sapi';
       try {
         const outcome = await sendViaSapi(sapi.client, doc);
-        if (own)
-          await access.report(
-            doc.companyId,
-            outcome.status === 'rejected'
-              ? outcome.reasons.map((r) => `${r.code}: ${r.message}`).join('; ')
-              : null,
-            sapi.settings.version,
-          );
+        // A document the provider refused is the document's fault: the contact itself worked.
+        await access.succeeded(doc.companyId, sapi.settings);
         return outcome;
       } catch (e) {
-        if (own && e instanceof RetryLater)
-          await access.report(doc.companyId, e.message, sapi.settings.version);
+        if (e instanceof RetryLater)
+          await access.failed(doc.companyId, sapi.settings, (e.cause as Error | undefined) ?? e, 'send');
         throw e;
       }
     },

@@ -17,6 +17,8 @@ export interface Outbound {
   receiverId: string;
   documentType: 'Invoice' | 'CreditNote';
   document: Buffer;
+  /** When the e-invoice was issued (ISO 8601): SAPI-SK's `creationDateTime`, the same at every try. */
+  issuedAt: string;
 }
 
 /**

@@ -148,6 +148,27 @@ const changeDto = (c: DeliveryState & { at: Date }): EInvoiceStatusChange => ({
   reasons: c.reasons,
 });
 
+/**
+ * The invoices of this company whose issued e-invoice is held back by refused credentials (issue #43):
+ * `failed` with the reason `AUTH`, and with `includeQueued` every `issued` or `queued` one; oldest first.
+ */
+export async function heldDeliveries(em: EntityManager, includeQueued: boolean, limit: number) {
+  const statuses = includeQueued ? ['failed', 'issued', 'queued'] : ['failed'];
+  const rows = await em.find(
+    EInvoiceDocumentEntity,
+    { direction: 'issued', deliveryStatus: { $in: statuses } },
+    { fields: ['documentId', 'deliveryStatus', 'reasons'] as any, orderBy: { createdAt: 'asc' }, limit },
+  );
+  return rows
+    .filter((r) => r.deliveryStatus !== 'failed' || (r.reasons ?? []).some((x) => x.code === 'AUTH'))
+    .map((r) => r.documentId);
+}
+
+/** Enqueues an issued e-invoice's issued event again (its status unchanged) in transaction `tx`. */
+export function enqueueIssuedAgain(tx: EntityManager, companyId: string, event: EInvoiceIssuedEvent): void {
+  enqueueEvent(tx, OutboxEntity, companyId, InvoiceEventSubjects.eInvoiceIssued, event);
+}
+
 /** Whether sales invoice `invoiceId` exists (for the current company). */
 export async function salesInvoiceExists(em: EntityManager, invoiceId: string): Promise<boolean> {
   return (await em.count(SalesInvoiceEntity, { id: invoiceId })) > 0;

@@ -14,6 +14,7 @@ import {
   CompanyProfileEntity,
   EInvoiceDocumentEntity,
   PartnerEntity,
+  ReceivedEInvoiceEntity,
   SalesInvoiceEntity,
   SalesInvoiceRowEntity,
   VatCodeEntity,
@@ -38,7 +39,9 @@ export interface ArchivedDocument {
 }
 
 /**
- * Archives a received document for purchase invoice `documentId` inside the booking's transaction.
+ * Archives a received document for purchase invoice `documentId` inside the booking's transaction. Its
+ * bytes stay in inbox record `receivedId` alone (issue #43: one copy); the archive keeps the digest, the
+ * parties and the supplier's key.
  * @throws 409 DuplicateRecordNumber when this supplier's document with the same BT-1 was received before
  * (the archive's unique key refuses a concurrent second one as well).
  */
@@ -47,6 +50,7 @@ export async function archiveReceived(
   companyId: string,
   documentId: string,
   doc: ArchivedDocument,
+  receivedId: string,
   now: Date,
 ): Promise<void> {
   const seen = await tx.count(EInvoiceDocumentEntity, {
@@ -67,6 +71,8 @@ export async function archiveReceived(
     documentId,
     direction: 'received',
     ...doc,
+    bytes: null,
+    receivedId,
     createdAt: now,
   });
 }
@@ -118,6 +124,21 @@ export async function archiveIssued(
 /** True when the invoice's e-invoice is issued (its data are frozen: PUT → 409 InvalidState). */
 export async function isEInvoiceIssued(em: EntityManager, invoiceId: string): Promise<boolean> {
   return (await em.count(EInvoiceDocumentEntity, { direction: 'issued', documentId: invoiceId })) > 0;
+}
+
+/**
+ * The bytes of a received archive row: its own (booked before the inbox existed), else its inbox
+ * record's (issue #43); null when neither is there.
+ */
+export async function receivedBytesOf(em: EntityManager, row: ArchiveRow): Promise<Buffer | null> {
+  if (row.bytes) return Buffer.from(row.bytes);
+  if (!row.receivedId) return null;
+  const r = await em.findOne(
+    ReceivedEInvoiceEntity,
+    { id: row.receivedId },
+    { disableIdentityMap: true, fields: ['bytes'] as any },
+  );
+  return r ? Buffer.from(r.bytes) : null;
 }
 
 /** The archived document of `documentId` in `direction`, or null. */

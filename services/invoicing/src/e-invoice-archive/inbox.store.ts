@@ -84,14 +84,25 @@ function enqueueReceived(
     );
 }
 
-/** The record this company has of these bytes or of this provider document, or null. */
-export function findExisting(
-  em: EntityManager,
-  d: { channel: string; providerDocumentId: string | null; sha256: string },
-): Promise<InboxRow | null> {
-  const or: object[] = [{ sha256: d.sha256 }];
-  if (d.providerDocumentId) or.push({ channel: d.channel, providerDocumentId: d.providerDocumentId });
-  return em.findOne(ReceivedEInvoiceEntity, { $or: or } as any, { disableIdentityMap: true });
+/**
+ * The record this company has of these bytes, or null. Issue #43: by the bytes alone — a provider's
+ * document id may be the sender's own number, so the same id with other bytes is another document.
+ */
+export function findExisting(em: EntityManager, d: { sha256: string }): Promise<InboxRow | null> {
+  return em.findOne(ReceivedEInvoiceEntity, { sha256: d.sha256 }, { disableIdentityMap: true });
+}
+
+/**
+ * Counts one booking of record `id` that failed for another reason than a refusal; resolves to the count
+ * so far (issue #43: after a bounded number the record is `needs-attention`).
+ */
+export async function countFailedBooking(em: EntityManager, id: string): Promise<number> {
+  const [r] = await em.execute<{ booking_attempts: number }[]>(
+    `update "invoicing"."received_e_invoice" set "booking_attempts" = "booking_attempts" + 1
+      where "id" = ? returning "booking_attempts"`,
+    [id],
+  );
+  return Number(r?.booking_attempts ?? 0);
 }
 
 /**
@@ -224,7 +235,8 @@ export async function markBookedInTx(
 
 /**
  * Inside an upload's booking transaction (`POST /1.6/purchase/e-invoices`): the upload's own record,
- * `booked`, or the record of the same bytes received earlier moved to `booked`.
+ * `booked`, or the record of the same bytes received earlier moved to `booked`. Resolves to the record's
+ * id (the archive refers to it for the bytes).
  */
 export async function recordUploadInTx(
   tx: EntityManager,
@@ -232,9 +244,12 @@ export async function recordUploadInTx(
   d: NewReceived,
   purchaseInvoiceId: string,
   now: Date,
-): Promise<void> {
+): Promise<string> {
   const existing = await findExisting(tx, d);
-  if (existing) return markBookedInTx(tx, companyId, existing.id, purchaseInvoiceId, now);
+  if (existing) {
+    await markBookedInTx(tx, companyId, existing.id, purchaseInvoiceId, now);
+    return existing.id;
+  }
   const id = crypto.randomUUID();
   tx.create(ReceivedEInvoiceEntity, {
     id,
@@ -254,6 +269,7 @@ export async function recordUploadInTx(
     InboxEventSubjects.eInvoiceReceived,
     receivedEvent(companyId, { id, status: 'booked', channel: d.channel, ...nullsOf(d), purchaseInvoiceId }),
   );
+  return id;
 }
 
 /** Sets a record's outcome that is not a booking (`needs-attention` with its problems, or `duplicate`). */

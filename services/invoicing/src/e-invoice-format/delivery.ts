@@ -96,3 +96,17 @@ export function resend(current: DeliveryState): DeliveryState {
     );
   return { ...issuedState(), attempt: current.attempt + 1 };
 }
+
+/** The reason code of a delivery that failed because the provider refused the company's credentials. */
+export const CREDENTIALS_REFUSED = 'AUTH';
+
+/**
+ * Issue #43: an attempt that `failed` because the company's credentials were refused goes out again once
+ * they work, in the same attempt (the same transmission id and `Idempotency-Key`): status `issued`.
+ * Null for any other state (nothing to release).
+ */
+export function releaseHeld(current: DeliveryState): DeliveryState | null {
+  if (current.status !== 'failed' || !current.reasons.some((r) => r.code === CREDENTIALS_REFUSED))
+    return null;
+  return { ...issuedState(), attempt: current.attempt };
+}

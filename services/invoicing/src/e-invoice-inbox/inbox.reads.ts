@@ -58,7 +58,7 @@ export async function archivedBytes(
     { direction: 'received', documentId: q.purchaseInvoiceId },
     { disableIdentityMap: true },
   );
-  return a
+  return a?.bytes
     ? {
         bytes: Buffer.from(a.bytes),
         sha256: a.sha256,

@@ -5,8 +5,10 @@
  *   delivered, SHA-256, channel, provider document id, what can be read of it), then booked through the
  *   receiving path of issue #21. A refusal of the booking rules leaves the record `needs-attention` with
  *   its problems (or `duplicate`, see `e-invoice-format/inbox.ts`); it is never refused back to the
- *   network. A transient failure (a service down) leaves it `received` and answers 503, so the channel
- *   delivers it again and the booking is retried on the stored record.
+ *   network. A transient failure (a service down, a bug) leaves it `received` and answers 503, so the
+ *   channel delivers it again and the booking is retried on the stored record; after
+ *   {@link MAX_BOOKING_TRIES} such failures it is `needs-attention` (`BookingFailed`) with the error
+ *   (issue #43). A problem the connector found (a checksum mismatch) keeps it `needs-attention` unbooked.
  * - `book`: a person's retry after fixing master data.
  * - `list`, `get`: the inbox and the bytes.
  */
@@ -21,6 +23,7 @@ import { todayIn } from '@bm/messaging';
 import type { Ctx } from '@bm/service-kit';
 import type { z } from 'zod';
 import {
+  countFailedBooking,
   findReceived,
   type InboxRow,
   listReceived,
@@ -55,8 +58,10 @@ function readOrNull(bytes: Buffer): ReceivedEInvoice | null {
   }
 }
 
-/** Kinds of a booking failure that say nothing about the document: retried, never `needs-attention`. */
+/** Kinds of a booking failure that say nothing about the document: retried, up to {@link MAX_BOOKING_TRIES}. */
 const TRANSIENT: readonly string[] = [ErrorKind.unavailable, ErrorKind.timeout, ErrorKind.internal];
+/** Failed bookings of a stored document (not refusals) before it is `needs-attention` with the error (issue #43). */
+export const MAX_BOOKING_TRIES = 5;
 
 type Booking =
   | { ok: true; invoice: PurchaseInvoice | null }
@@ -66,7 +71,7 @@ type Booking =
  * Books stored record `row` once. Resolves to the purchase invoice, or to the refusal that made the record
  * `needs-attention` / `duplicate`. @throws 503 ServiceUnavailable on a transient failure (record stays `received`).
  */
-async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow): Promise<Booking> {
+async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow, auto = true): Promise<Booking> {
   const bytes = Buffer.from(row.bytes);
   const profile = await companyProfile(ctx.em);
   try {
@@ -77,13 +82,35 @@ async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow): Promise<Booki
     });
     return { ok: true, invoice };
   } catch (e) {
-    if (!(e instanceof AppError) || TRANSIENT.includes(e.kind))
+    if (!(e instanceof AppError) || TRANSIENT.includes(e.kind)) {
+      // Issue #43: retried, but not for ever: after MAX_BOOKING_TRIES it waits for a person, visibly.
+      const tries = auto ? await countFailedBooking(ctx.em, row.id) : 0;
+      if (auto && tries >= MAX_BOOKING_TRIES) {
+        const problems: InboxProblem[] = [
+          {
+            rule: 'BookingFailed',
+            field: null,
+            message: `booking failed ${tries}× with an error that is not a refusal of the document: ${(e as Error).message}`.slice(
+              0,
+              2000,
+            ),
+          },
+        ];
+        await markOutcome(ctx.em, ctx.companyId!, row.id, { status: 'needs-attention', problems }, new Date());
+        deps.kickOutbox();
+        return {
+          ok: false,
+          error: new AppError(ErrorKind.unprocessable, ErrorCode.EInvoiceNotValid, problems[0].message),
+          problems,
+        };
+      }
       throw new AppError(
         ErrorKind.unavailable,
         ErrorCode.ServiceUnavailable,
-        `the document is stored (inbox ${row.id}); booking it failed for now and is retried: ${(e as Error).message}`,
+        `the document is stored (inbox ${row.id}); booking it failed for now${auto ? ` (try ${tries} of ${MAX_BOOKING_TRIES})` : ''} and is retried: ${(e as Error).message}`,
         { retryAfterSeconds: 30, cause: e },
       );
+    }
     // Booked meanwhile by another replica of this request: nothing to change.
     if (e.code === ErrorCode.InvalidState) return { ok: true, invoice: null };
     const now = new Date();
@@ -145,7 +172,16 @@ export async function storeAndBook(
     new Date(),
   );
   if (stored) deps.kickOutbox();
-  if (row.status === 'received') await book(deps, ctx, row);
+  if (row.status === 'received' && input.problem)
+    // Issue #43: a problem found on the way (a checksum mismatch): kept for a person, not booked.
+    await markOutcome(
+      ctx.em,
+      ctx.companyId!,
+      row.id,
+      { status: 'needs-attention', problems: [{ ...input.problem, field: null }] },
+      new Date(),
+    ).then(() => deps.kickOutbox());
+  else if (row.status === 'received') await book(deps, ctx, row);
   const now = await findReceived(ctx.em, row.id);
   return { ...recordOf(now ?? row), stored };
 }
@@ -168,7 +204,7 @@ export async function bookAgain(deps: InvoicingDeps, ctx: Ctx, id: string): Prom
         extensions: { purchaseInvoiceId: row.purchaseInvoiceId },
       },
     );
-  const r = await book(deps, ctx, row);
+  const r = await book(deps, ctx, row, false);
   if (r.ok && r.invoice) return r.invoice;
   if (r.ok)
     throw new AppError(

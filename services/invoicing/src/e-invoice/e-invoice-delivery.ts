@@ -9,14 +9,16 @@ import type { Ctx } from '@bm/service-kit';
 import {
   deliveryDto,
   deliveryOf,
+  enqueueIssuedAgain,
   findArchived,
+  heldDeliveries,
   historyOf,
   lockIssued,
   recordNumberOf,
   salesInvoiceExists,
   saveDelivery,
 } from '../e-invoice-archive/index.js';
-import { applyReport, resend, type StatusReport } from '../e-invoice-format/index.js';
+import { applyReport, releaseHeld, resend, type StatusReport } from '../e-invoice-format/index.js';
 import type { EInvoiceDeps } from './sales-e-invoice.js';
 
 const notIssued = () =>
@@ -59,25 +61,68 @@ export async function resendEInvoice(
     const row = await lockIssued(tx, invoiceId);
     if (!row) throw notFound('Sales invoice with an issued e-invoice');
     const next = resend(deliveryOf(row));
-    const now = new Date();
-    const event: EInvoiceIssuedEvent = {
-      eventId: crypto.randomUUID(),
-      companyId: row.companyId,
-      invoiceId,
-      recordNumber: await recordNumberOf(tx, invoiceId),
-      documentType: row.documentType as EInvoiceIssuedEvent['documentType'],
-      senderId: row.senderId ?? '',
-      receiverId: row.receiverId ?? '',
-      sha256: row.sha256,
-      issuedAt: new Date(row.createdAt).toISOString(),
-      document: Buffer.from(row.bytes).toString('base64'),
-      attempt: next.attempt,
-    };
-    await saveDelivery(tx, row, next, now, event);
+    await saveDelivery(tx, row, next, new Date(), await issuedEventOf(tx, row, next.attempt));
     return deliveryDto(row);
   });
   deps.kickOutbox();
   return eInvoice;
+}
+
+/** The `events.invoicing.e-invoice-issued` of `attempt` of the issued document `row` (its frozen bytes). */
+async function issuedEventOf(
+  tx: Ctx['em'],
+  row: NonNullable<Awaited<ReturnType<typeof lockIssued>>>,
+  attempt: number,
+): Promise<EInvoiceIssuedEvent> {
+  return {
+    eventId: crypto.randomUUID(),
+    companyId: row.companyId,
+    invoiceId: row.documentId,
+    recordNumber: await recordNumberOf(tx, row.documentId),
+    documentType: row.documentType as EInvoiceIssuedEvent['documentType'],
+    senderId: row.senderId ?? '',
+    receiverId: row.receiverId ?? '',
+    sha256: row.sha256,
+    issuedAt: new Date(row.createdAt).toISOString(),
+    document: Buffer.from(row.bytes ?? []).toString('base64'),
+    attempt,
+  };
+}
+
+/**
+ * `invoicing.e-invoices.release-held` (issue #43): the company's credentials work again. Each e-invoice
+ * `failed` for `AUTH` goes back to `issued` in its attempt (`releaseHeld`) and its issued event is
+ * published again; with `includeQueued`, so is the issued event of each `issued` or `queued` one (status
+ * unchanged: the connector's retry under the same key is collapsed by the provider). One transaction per
+ * e-invoice, each under its row lock.
+ */
+export async function releaseHeldEInvoices(
+  deps: EInvoiceDeps,
+  ctx: Ctx,
+  q: { includeQueued: boolean; limit: number },
+): Promise<{ released: number; requeued: number }> {
+  const ids = await heldDeliveries(ctx.em, q.includeQueued, q.limit);
+  let released = 0;
+  let requeued = 0;
+  for (const invoiceId of ids) {
+    const done = await ctx.em.transactional(async (tx) => {
+      const row = await lockIssued(tx, invoiceId);
+      if (!row) return null;
+      const current = deliveryOf(row);
+      const next = releaseHeld(current);
+      if (next) {
+        await saveDelivery(tx, row, next, new Date(), await issuedEventOf(tx, row, next.attempt));
+        return 'released' as const;
+      }
+      if (!q.includeQueued || (current.status !== 'issued' && current.status !== 'queued')) return null;
+      enqueueIssuedAgain(tx, row.companyId, await issuedEventOf(tx, row, current.attempt));
+      return 'requeued' as const;
+    });
+    if (done === 'released') released++;
+    if (done === 'requeued') requeued++;
+  }
+  if (released + requeued) deps.kickOutbox();
+  return { released, requeued };
 }
 
 /** `GET /1.6/sales/invoices/{id}/e-invoice/history`: every change, oldest first; empty before issue. @throws 404 */

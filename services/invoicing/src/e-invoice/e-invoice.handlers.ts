@@ -5,6 +5,7 @@ import {
   getSalesEInvoice,
   issueSalesEInvoice,
   pendingEInvoiceTransmissions,
+  releaseHeldEInvoices,
   reportEInvoiceStatus,
   resendSalesEInvoice,
 } from '@bm/contracts';
@@ -58,6 +59,17 @@ export function registerEInvoices(deps: InvoicingDeps): void {
     kit.service,
     resendSalesEInvoice,
     ({ id }, ctx) => delivery.resendEInvoice(deps, ctx, id),
+    o,
+  );
+  // Issue #43: the company's credentials work again.
+  serve<typeof releaseHeldEInvoices, X>(
+    kit.service,
+    releaseHeldEInvoices,
+    (q, ctx) => {
+      if (!ctx.companyId)
+        throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'a release names its company (Company-Id)');
+      return delivery.releaseHeldEInvoices(deps, ctx, q);
+    },
     o,
   );
   // The connector's look-ups across companies (its NATS user and the gateway's may send them).

@@ -40,7 +40,7 @@ export type EInvoiceDeps = DocumentDeps;
 
 const frozen = (a: ArchiveRow): SalesEInvoice => ({
   status: (a.deliveryStatus ?? 'issued') as SalesEInvoice['status'],
-  document: Buffer.from(a.bytes).toString('base64'),
+  document: Buffer.from(a.bytes ?? []).toString('base64'),
   sha256: a.sha256,
   issuedAt: new Date(a.createdAt).toISOString(),
   documentType: a.documentType as SalesEInvoice['documentType'],

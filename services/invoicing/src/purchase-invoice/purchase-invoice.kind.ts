@@ -108,10 +108,20 @@ export const purchaseInvoiceKind: DocumentKind<
   decide: async (d, _state, doc) => {
     const { received, companyId, writeSet } = d;
     if (received) {
-      await archiveReceived(doc.tx, companyId, writeSet.id, received.archive, writeSet.createdAt);
-      if ('recordId' in received.inbox)
-        await markBookedInTx(doc.tx, companyId, received.inbox.recordId, writeSet.id, writeSet.createdAt);
-      else await recordUploadInTx(doc.tx, companyId, received.inbox.upload, writeSet.id, writeSet.createdAt);
+      // Issue #43: the inbox record keeps the bytes; the archive row refers to it.
+      let receivedId: string;
+      if ('recordId' in received.inbox) {
+        receivedId = received.inbox.recordId;
+        await markBookedInTx(doc.tx, companyId, receivedId, writeSet.id, writeSet.createdAt);
+      } else
+        receivedId = await recordUploadInTx(
+          doc.tx,
+          companyId,
+          received.inbox.upload,
+          writeSet.id,
+          writeSet.createdAt,
+        );
+      await archiveReceived(doc.tx, companyId, writeSet.id, received.archive, receivedId, writeSet.createdAt);
     }
     return writeSet;
   },

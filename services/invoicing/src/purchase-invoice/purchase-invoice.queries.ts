@@ -11,7 +11,7 @@ import {
 } from '@bm/contracts';
 import { notFound } from '@bm/errors';
 import { type Ctx, entryDtos } from '@bm/service-kit';
-import { findArchived } from '../e-invoice-archive/index.js';
+import { findArchived, receivedBytesOf } from '../e-invoice-archive/index.js';
 import { invoiceListFilter } from '../references/index.js';
 import {
   AccountingEntryEntity,
@@ -138,9 +138,10 @@ export async function getPurchaseEInvoice(
   id: string,
 ): Promise<{ document: string; sha256: string; receivedAt: string }> {
   const a = await findArchived(ctx.em, 'received', id);
-  if (!a) throw notFound('Received e-invoice');
+  const bytes = a && (await receivedBytesOf(ctx.em, a));
+  if (!a || !bytes) throw notFound('Received e-invoice');
   return {
-    document: Buffer.from(a.bytes).toString('base64'),
+    document: bytes.toString('base64'),
     sha256: a.sha256,
     receivedAt: new Date(a.createdAt).toISOString(),
   };

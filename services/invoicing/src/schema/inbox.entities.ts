@@ -9,7 +9,10 @@ import { SCHEMA } from './schema.js';
 /**
  * One received document, stored before it is booked: the bytes as delivered, their SHA-256, where it came
  * from, what could be read of it, and its status (`received`, `booked`, `needs-attention`, `duplicate`).
- * A company holds a document once: unique by its bytes, and by (channel, provider document id).
+ * A company holds a document once: unique by its bytes (issue #43: not by the provider's id, which may be
+ * the sender's own number and repeat across senders). `bookingAttempts` counts bookings that failed for
+ * another reason than a refusal. These bytes are the only copy: the purchase invoice's archive row refers
+ * to this record (`e_invoice_document.received_id`).
  */
 export const ReceivedEInvoiceEntity = defineEntity({
   name: 'ReceivedEInvoice',
@@ -34,13 +37,14 @@ export const ReceivedEInvoiceEntity = defineEntity({
     status: p.string().length(20),
     purchaseInvoiceId: p.uuid().nullable(),
     problems: p.json<{ rule: string; field: string | null; message: string }[]>(),
+    bookingAttempts: p.integer().default(0),
     updatedAt: p.datetime(),
   },
-  uniques: [
-    { properties: ['companyId', 'sha256'] },
+  uniques: [{ properties: ['companyId', 'sha256'] }],
+  indexes: [
+    { properties: ['companyId', 'status', 'receivedAt'] },
     { properties: ['companyId', 'channel', 'providerDocumentId'] },
   ],
-  indexes: [{ properties: ['companyId', 'status', 'receivedAt'] }],
 });
 
 /** A company's access point: `default` or its own SAPI-SK provider; the secret only as ciphertext. */

@@ -201,7 +201,9 @@ export const PurchaseInvoiceRowEntity = defineEntity({
  * The archive of e-invoices (issue #21; DESIGN §6a): the bytes of every issued sales e-invoice, frozen at
  * issue, and of every received one, as received; kept for the 10 years the law asks. `direction`
  * `issued` (documentId = sales invoice) or `received` (documentId = purchase invoice). A received
- * document is unique per supplier (`partyKey`: VAT id, else IČO, else endpoint) and BT-1.
+ * document is unique per supplier (`partyKey`: VAT id, else IČO, else endpoint) and BT-1. Issue #43: a
+ * received document's bytes are kept once, in its inbox record (`receivedId`, `bytes` null); only one
+ * booked before the inbox existed keeps them here.
  */
 export const EInvoiceDocumentEntity = defineEntity({
   name: 'EInvoiceDocument',
@@ -213,7 +215,9 @@ export const EInvoiceDocumentEntity = defineEntity({
     documentId: p.uuid(),
     direction: p.string().length(10),
     documentType: p.string().length(12),
-    bytes: p.blob(),
+    bytes: p.blob().nullable(),
+    /** The inbox record (`received_e_invoice`) that holds a received document's bytes. */
+    receivedId: p.uuid().nullable(),
     sha256: p.string().length(64),
     senderId: p.string().length(60).nullable(),
     receiverId: p.string().length(60).nullable(),

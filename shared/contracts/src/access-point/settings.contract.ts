@@ -47,6 +47,21 @@ export const AccessPointSettings = z.object({
   lastContactAt: z.string().nullable(),
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
+  /**
+   * Issue #43: sending and receiving held back, null when nothing is. `AUTH`: the provider refused the
+   * credentials (`failures` in a row since `since`); the connector tries once more at `nextTryAt` (an
+   * exponential back-off to about 15 minutes) and at once after a `PUT`, and then sends every e-invoice
+   * held back. `RATE_LIMIT`: the provider's rate limit is spent until `nextTryAt`.
+   */
+  hold: z
+    .object({
+      category: z.enum(['AUTH', 'RATE_LIMIT']),
+      since: z.string(),
+      nextTryAt: z.string(),
+      failures: z.number().int(),
+      error: z.string(),
+    })
+    .nullable(),
 });
 export type AccessPointSettings = z.infer<typeof AccessPointSettings>;
 

@@ -90,6 +90,23 @@ export const resendSalesEInvoice = defineContract({
   reply: EInvoiceDelivery,
 });
 
+/**
+ * `invoicing.e-invoices.release-held` (connector only, Company-Id): the company's access-point credentials
+ * work again (issue #43), so every e-invoice they held back goes out, once each. An e-invoice `failed`
+ * with the reason `AUTH` is taken back to `issued` in the same attempt (the same `Idempotency-Key`, so a
+ * copy the provider took before is collapsed) and `events.invoicing.e-invoice-issued` is published again;
+ * with `includeQueued`, the issued event of every `issued` or `queued` one is published again too (its
+ * status unchanged), so one waiting out a long back-off goes now. Reply: how many of each.
+ */
+export const releaseHeldEInvoices = defineContract({
+  subject: 'invoicing.e-invoices.release-held',
+  request: z.object({
+    includeQueued: z.boolean().default(false),
+    limit: z.number().int().min(1).max(10_000).default(1000),
+  }),
+  reply: z.object({ released: z.number().int(), requeued: z.number().int() }),
+});
+
 /** One transmission the connector has not seen to its end (after a restart it follows these again). */
 export const PendingTransmission = z.object({
   companyId: Guid(),

@@ -53,11 +53,13 @@ export type ReceivedEInvoiceRecord = z.infer<typeof ReceivedEInvoiceRecord>;
 /**
  * `invoicing.received-e-invoices.store` (from the access-point connector, Company-Id of the receiving
  * company): stores the document before anything else, then books it. Replies once the record is
- * committed: `stored: false` when this company had the document already (same channel and provider
- * document id, or the same bytes), in which case nothing new is stored. The connector acknowledges the
- * document to its provider only after this reply. A transient failure while booking (a service down)
- * leaves the record `received` and answers 503, so the channel delivers it again and the booking is
- * retried on the stored record.
+ * committed: `stored: false` when this company had the document already — the same bytes (SHA-256):
+ * a provider's document id may repeat across senders (issue #43), so the same id with other bytes is
+ * another document, stored. The connector acknowledges the document to its provider only after this
+ * reply. A transient failure while booking (a service down, a bug) leaves the record `received` and
+ * answers 503, so the channel delivers it again and the booking is retried on the stored record; after
+ * 5 such tries the record is `needs-attention` with the error (and the reply is the record). A `problem`
+ * found on the way (a checksum mismatch) keeps the record `needs-attention` without booking it.
  */
 export const storeReceivedEInvoice = defineContract({
   subject: 'invoicing.received-e-invoices.store',
@@ -68,6 +70,10 @@ export const storeReceivedEInvoice = defineContract({
     providerDocumentId: z.string().max(200).nullable().default(null),
     senderParticipantId: z.string().max(200).nullable().default(null),
     receiverParticipantId: z.string().max(200).nullable().default(null),
+    problem: z
+      .object({ rule: z.string().min(1).max(60), message: z.string().max(2000) })
+      .nullable()
+      .default(null),
   }),
   reply: ReceivedEInvoiceRecord.extend({ stored: z.boolean() }),
 });

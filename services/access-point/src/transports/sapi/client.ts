@@ -1,18 +1,24 @@
 /**
- * A SAPI-SK 1.0 client (issue #35): the standard interface between accounting software and a Slovak
+ * A SAPI-SK 1.0 client (issues #35, #43): the standard interface between accounting software and a Slovak
  * certified access point, as its public clients use it.
  *
- * - `POST {base}/auth/token` (client credentials) → a bearer token, cached per (provider, client) until a
- *   minute before it expires and minted by one call at a time: some providers lock a client out after
- *   repeated mints. A 401 on a call re-mints once.
- * - `POST {base}/document/send`, `GET {base}/document/receive[/{id}]`, `POST …/{id}/acknowledge`, each
- *   with `X-Peppol-Participant-Id`.
- * - Errors `{"error": {category, code, message, retryable, correlation_id}}` become a {@link SapiError};
- *   `retryable` is trusted over the HTTP status; 429 carries `Retry-After`; network failures and timeouts
- *   are retryable.
+ * - `POST {base}/auth/token` (JSON client credentials) → a bearer token, cached per (provider, client,
+ *   secret, scope) until a minute before it expires and minted by one call at a time. A 401 on a call
+ *   re-mints once.
+ * - `POST {base}/document/send`, `GET {base}/document/receive[/{id}]`, `POST …/{id}/acknowledge` (no
+ *   body; 200 or 204), each with `X-Peppol-Participant-Id`.
+ * - Errors become a {@link SapiError} by the spec's status mapping (errors.ts). An `AUTH` refusal holds
+ *   the credentials for an exponential back-off, and a spent rate limit (`X-RateLimit-*`, 429) until its
+ *   reset (holds.ts): held calls fail at once, without a mint.
+ * - A 2xx answer of an unknown shape (a list without `documents`, a fetch without `payload`) is an
+ *   `UNRECOGNISED` error, never an empty result.
  * `base` is the URL up to the version path (`…/sapi/v1` or `…/sapi`).
  */
 import { createHash } from 'node:crypto';
+import { errorOfAnswer, rateLimitPauseUntil, SapiError } from './errors.js';
+import { holds } from './holds.js';
+
+export { retryAfterMs, SapiError, type SapiCategory } from './errors.js';
 
 export interface SapiCredentials {
   url: string;
@@ -21,25 +27,7 @@ export interface SapiCredentials {
   scope?: string | null;
 }
 
-export type SapiCategory = 'AUTH' | 'VALIDATION' | 'PROCESSING' | 'TEMPORARY' | 'PERMANENT' | 'NETWORK';
-
-/** A failed SAPI-SK call: the provider's category and code (`SAPI-AUTH-001`, …), whether a retry may help, and when. */
-export class SapiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly category: SapiCategory,
-    readonly code: string,
-    message: string,
-    readonly retryable: boolean,
-    readonly retryAfterMs: number | null = null,
-    readonly correlationId: string | null = null,
-  ) {
-    super(message);
-    this.name = 'SapiError';
-  }
-}
-
-/** A received document as the mailbox lists it. */
+/** A received document as the mailbox lists it (flat items, or with a nested `metadata`: both are in use). */
 export interface ListedDocument {
   documentId: string;
   metadata: Record<string, unknown> | null;
@@ -48,41 +36,20 @@ export interface ListedDocument {
 
 const trimBase = (url: string) => url.replace(/\/+$/, '');
 
-/** Milliseconds of a `Retry-After` header (seconds or an HTTP date), or null. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | null {
-  if (!header) return null;
-  if (/^\d+(\.\d+)?$/.test(header.trim())) return Math.round(Number(header) * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
-/** The error of a non-2xx answer: the provider's error body where there is one. */
+/** The error of a non-2xx answer: the provider's error body where there is one (errors.ts). */
 async function errorOf(res: Response): Promise<SapiError> {
-  let body: any = null;
+  let body: unknown = null;
   try {
-    body = await res.json();
+    body = JSON.parse(await res.text());
   } catch {
     /* not JSON */
   }
-  const e = body?.error ?? {};
-  const category: SapiCategory =
-    e.category ??
-    (res.status === 401 || res.status === 403
-      ? 'AUTH'
-      : res.status === 429 || res.status >= 500
-        ? 'TEMPORARY'
-        : 'PERMANENT');
-  const retryable = typeof e.retryable === 'boolean' ? e.retryable : res.status === 429 || res.status >= 500;
-  return new SapiError(
-    res.status,
-    category,
-    String(e.code ?? `HTTP-${res.status}`),
-    String(e.message ?? (res.statusText || `HTTP ${res.status}`)),
-    retryable,
-    retryAfterMs(res.headers.get('retry-after')),
-    e.correlation_id ?? null,
-  );
+  return errorOfAnswer(res.status, res.statusText, body, res.headers.get('retry-after'));
 }
+
+/** A 2xx answer whose body is not what SAPI-SK answers: an error, never an empty result. */
+const unrecognised = (status: number, what: string) =>
+  new SapiError(status, 'UNRECOGNISED', 'UNRECOGNISED-ANSWER', `the provider's answer ${what}`, true);
 
 interface CachedToken {
   token: string;
@@ -101,22 +68,54 @@ const tokenKey = (c: SapiCredentials) =>
     c.scope ?? '',
   ].join('|');
 
-/** Forgets every cached token (tests). */
+/** Forgets every cached token and hold (tests). */
 export function clearTokenCache(): void {
   tokens.clear();
   minting.clear();
+  holds.clear();
 }
 
-/** A SAPI-SK client for one set of credentials. Token cache shared by every client of the same credentials. */
+/** The key of a set of credentials: its tokens and its hold (holds.ts) are kept under it. */
+export const credentialsKey = tokenKey;
+
+/** The documents of a list answer: `documents`, or `payload.documents` (the reference sandbox). */
+function documentsOf(body: any): unknown[] | null {
+  if (Array.isArray(body?.documents)) return body.documents;
+  if (Array.isArray(body?.payload?.documents)) return body.payload.documents;
+  return null;
+}
+
+/** A listed item: the metadata beside `documentId` (flat), or nested in `metadata`. */
+function listedOf(d: any): ListedDocument | null {
+  const id = d?.documentId ?? d?.providerDocumentId ?? d?.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return null;
+  const { documentId: _i, metadata, status, ...flat } = d;
+  return {
+    documentId: String(id),
+    metadata: { ...flat, ...(metadata && typeof metadata === 'object' ? metadata : {}) },
+    status: typeof status === 'string' ? status : null,
+  };
+}
+
+/**
+ * A SAPI-SK client for one set of credentials. Token cache and holds shared by every client of the same
+ * credentials. Every call first checks the credentials' hold (holds.ts): a held call fails at once.
+ */
 export class SapiClient {
+  readonly key: string;
+
   constructor(
     readonly creds: SapiCredentials,
     private readonly timeoutMs = 30_000,
-  ) {}
+  ) {
+    this.key = tokenKey(creds);
+  }
 
   private async fetch(path: string, init: RequestInit): Promise<Response> {
+    holds.check(this.key);
+    let res: Response;
     try {
-      return await fetch(`${trimBase(this.creds.url)}${path}`, {
+      res = await fetch(`${trimBase(this.creds.url)}${path}`, {
         ...init,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -129,11 +128,22 @@ export class SapiClient {
         true,
       );
     }
+    // A spent rate limit holds every call with these credentials until it resets (429's Retry-After too).
+    const pause = rateLimitPauseUntil(
+      res.headers.get('x-ratelimit-remaining'),
+      res.headers.get('x-ratelimit-reset'),
+    );
+    if (pause !== null) holds.pause(this.key, pause);
+    if (res.status === 429) {
+      const wait = Number(res.headers.get('retry-after'));
+      holds.pause(this.key, Date.now() + (Number.isFinite(wait) && wait > 0 ? wait * 1000 : 1000));
+    }
+    return res;
   }
 
   /** A token for these credentials: the cached one, or one minted now (`fresh`: always minted). */
   async token(fresh = false, refused?: string): Promise<string> {
-    const key = tokenKey(this.creds);
+    const key = this.key;
     const cached = tokens.get(key);
     // After a 401 (`refused`), a token another call has minted since is used, not minted again.
     const usable =
@@ -149,6 +159,7 @@ export class SapiClient {
     return t.token;
   }
 
+  /** `POST /auth/token` (JSON, client credentials). @throws SapiError; an `AUTH` refusal starts a hold */
   private async mint(): Promise<CachedToken> {
     const res = await this.fetch('/auth/token', {
       method: 'POST',
@@ -160,15 +171,21 @@ export class SapiClient {
         ...(this.creds.scope ? { scope: this.creds.scope } : {}),
       }),
     });
-    if (!res.ok) throw await errorOf(res);
-    const body = (await res.json()) as { access_token?: string; expires_in?: number };
-    if (!body.access_token)
-      throw new SapiError(res.status, 'PROCESSING', 'NO-TOKEN', 'the token answer has no access_token', true);
+    if (!res.ok) {
+      const e = await errorOf(res);
+      if (e.category === 'AUTH') holds.refused(this.key, e);
+      throw e;
+    }
+    const body = (await res.json().catch(() => null)) as { access_token?: string; expires_in?: number } | null;
+    if (!body?.access_token) throw unrecognised(res.status, 'to the token request has no access_token');
     const seconds = Number(body.expires_in) > 0 ? Number(body.expires_in) : 900;
     return { token: body.access_token, expiresAt: Date.now() + seconds * 1000 };
   }
 
-  /** One authorised call; a 401 re-mints the token once. Resolves to the 2xx response. */
+  /**
+   * One authorised call; a 401 re-mints the token once. Resolves to the 2xx response.
+   * @throws SapiError; `AUTH` after the re-mint starts the credentials' hold
+   */
   private async call(
     method: string,
     path: string,
@@ -189,13 +206,21 @@ export class SapiClient {
         },
         body: extra.body,
       });
-      if (res.ok) return res;
+      if (res.ok) {
+        holds.succeeded(this.key);
+        return res;
+      }
       if (res.status === 401 && attempt === 0) {
         await res.body?.cancel();
         refused = token;
         continue;
       }
-      throw await errorOf(res);
+      const e = await errorOf(res);
+      if (e.category === 'AUTH') {
+        tokens.delete(this.key);
+        holds.refused(this.key, e);
+      }
+      throw e;
     }
   }
 
@@ -209,7 +234,9 @@ export class SapiClient {
       headers: { 'Idempotency-Key': idempotencyKey },
       body: JSON.stringify(envelope),
     });
-    const body = (await res.json().catch(() => ({}))) as any;
+    const body = (await res.json().catch(() => null)) as any;
+    if (!body || typeof body !== 'object' || (body.status === undefined && !body.providerDocumentId))
+      throw unrecognised(res.status, 'to a send is not SAPI-SK’s (no status, no providerDocumentId)');
     const reason =
       body.reason ??
       body.message ??
@@ -222,7 +249,11 @@ export class SapiClient {
     };
   }
 
-  /** `GET /document/receive?status=RECEIVED`: one page of the mailbox, oldest first. */
+  /**
+   * `GET /document/receive?status=RECEIVED`: one page of the mailbox, oldest first.
+   * @throws SapiError `UNRECOGNISED` when the answer has no `documents` array (nor `payload.documents`):
+   * an answer we do not understand is an error, never an empty mailbox
+   */
   async list(
     participant: string,
     pageToken: string | null,
@@ -231,43 +262,45 @@ export class SapiClient {
     const q = new URLSearchParams({ status: 'RECEIVED', limit: String(limit) });
     if (pageToken) q.set('pageToken', pageToken);
     const res = await this.call('GET', `/document/receive?${q}`, participant);
-    const body = (await res.json()) as any;
-    return {
-      documents: (body.documents ?? []).map((d: any) => ({
-        documentId: String(d.documentId ?? d.providerDocumentId ?? d.id),
-        metadata: d.metadata ?? null,
-        status: d.status ?? null,
-      })),
-      nextPageToken: body.nextPageToken ?? null,
-    };
+    const body = (await res.json().catch(() => null)) as any;
+    const docs = documentsOf(body);
+    if (!docs) throw unrecognised(res.status, 'to a mailbox listing has no documents array');
+    const listed = docs.map(listedOf);
+    if (listed.some((d) => d === null))
+      throw unrecognised(res.status, 'to a mailbox listing has an item without a documentId');
+    const next = body.nextPageToken ?? body.payload?.nextPageToken ?? null;
+    return { documents: listed as ListedDocument[], nextPageToken: next ? String(next) : null };
   }
 
-  /** `GET /document/receive/{id}`: the document's payload (the XML as a string) and metadata. */
+  /**
+   * `GET /document/receive/{id}`: the document's payload (the XML as a string), metadata, and the
+   * provider's `checksum` (SHA-256 hex of the payload's bytes) when it sends one.
+   */
   async fetchDocument(
     participant: string,
     id: string,
-  ): Promise<{ payload: string; metadata: Record<string, any> | null; encoding: string | null }> {
+  ): Promise<{
+    payload: string;
+    metadata: Record<string, any> | null;
+    encoding: string | null;
+    checksum: string | null;
+  }> {
     const res = await this.call('GET', `/document/receive/${encodeURIComponent(id)}`, participant);
-    const body = (await res.json()) as any;
-    if (typeof body.payload !== 'string')
-      throw new SapiError(
-        res.status,
-        'PROCESSING',
-        'NO-PAYLOAD',
-        `document ${id} came without a payload`,
-        true,
-      );
-    return { payload: body.payload, metadata: body.metadata ?? null, encoding: body.payloadEncoding ?? null };
+    const body = (await res.json().catch(() => null)) as any;
+    const payload = body?.payload ?? body?.document?.payload;
+    if (typeof payload !== 'string') throw unrecognised(res.status, `for document ${id} has no payload`);
+    const { payload: _p, metadata, ...flat } = body;
+    return {
+      payload,
+      metadata: { ...flat, ...(metadata && typeof metadata === 'object' ? metadata : {}) },
+      encoding: body.payloadEncoding ?? null,
+      checksum: typeof body.checksum === 'string' ? body.checksum : null,
+    };
   }
 
-  /** `POST /document/receive/{id}/acknowledge` (idempotent at the provider). */
+  /** `POST /document/receive/{id}/acknowledge` with no body (as the ePošťák SDK); 200 or 204 (idempotent at the provider). */
   async acknowledge(participant: string, id: string): Promise<void> {
-    const res = await this.call(
-      'POST',
-      `/document/receive/${encodeURIComponent(id)}/acknowledge`,
-      participant,
-      { body: '{}' },
-    );
+    const res = await this.call('POST', `/document/receive/${encodeURIComponent(id)}/acknowledge`, participant);
     await res.body?.cancel();
   }
 }
