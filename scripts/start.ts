@@ -5,21 +5,19 @@
  *   in `.local/data`, so a restart keeps the demo company). That PostgreSQL is durable (PostgreSQL's
  *   defaults for fsync, synchronous_commit, full_page_writes) and takes a generated password
  *   (`.local/data/postgres-password`, mode 0600) on loopback only (issue #9).
- * - Starts the warehouse, invoicing and reporting services, the access-point connector and the gateway as child processes (logs in
- *   `.local/logs/`), waits until `/health` is green, seeds the demo company once, writes its
- *   credentials to `.local/demo-credentials.json` and prints them with a ready-to-paste curl.
+ * - Starts the services, the access-point connector and the gateway as child processes (logs in
+ *   `.local/logs/`), waits until `/health` is green, seeds the demo company once, writes its credentials
+ *   to `.local/demo-credentials.json` and prints them with a ready-to-paste curl.
  * - Each process connects to NATS as its own user and, on the local PostgreSQL, as its own role
  *   (issue #12; `.local/data/nats-credentials.json`, `db-roles.json`, mode 0600).
  * - A child that exits is restarted with a back-off (1 s doubling to 30 s), like compose's
  *   `restart: unless-stopped`, and the terminal says so with the end of its log.
  * - Ctrl-C or a failed start stops everything started so far; a server's own error output (initdb,
  *   PostgreSQL's or nats-server's log) reaches the terminal.
- *
- * - Every process serves Prometheus metrics on a port of its own (`GET /metrics`, issue #25); the list is
- *   `.local/metrics-targets.json` in Prometheus file-based service discovery format, rewritten whenever a
- *   process (re)starts. `NATS_CLUSTER=3` runs three local nats-server nodes as one cluster with every
- *   stream at 3 replicas; `WAREHOUSE_REPLICAS`, `INVOICING_REPLICAS`, `REPORTING_REPLICAS` run more
- *   replicas of a service.
+ * - Every process serves Prometheus metrics on a port of its own (`GET /metrics`, issue #25), the one it
+ *   bound (issue #43); the list is `.local/metrics-targets.json` (Prometheus file-based service
+ *   discovery), rewritten whenever a process (re)starts. `NATS_CLUSTER=3` runs three local nats-server
+ *   nodes as one cluster with every stream at 3 replicas; `<SERVICE>_REPLICAS` run more replicas.
  *
  * Environment: PORT (8080), HOST (127.0.0.1: the gateway's bind address), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info),
  * NATS_CLUSTER (1), <SERVICE>_REPLICAS (1), METRICS_HOST (127.0.0.1), OTEL_EXPORTER_OTLP_ENDPOINT (traces; off unless set),
@@ -31,14 +29,14 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureInfrastructure, freePort, writeSecret } from '@bm/testing/infra';
+import { ensureInfrastructure, writeSecret } from '@bm/testing/infra';
 import { natsEnv } from '@bm/testing/nats-auth';
 import { type DbProcess, ensureDbRoles } from '@bm/testing/pg-roles';
 import { seedDemo, writeDemoPdfs } from './demo-data.js';
 import { statusDir } from './ops/local-paths.js';
 import { startLocalBackups, stopReceiver } from './ops/start-backups.js';
 import { watchLaunchers } from './start-parts/launchers.js';
-import { writeTargets } from './start-parts/metrics-targets.js';
+import { MetricsPorts } from './start-parts/metrics-targets.js';
 import { localSecretsKey } from './start-parts/secrets-key.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -181,27 +179,26 @@ const envOf = (name: ProcessName) => ({
 /** Restart back-off after an exit: 1 s, doubling to 30 s; reset once a process has run for a minute. */
 const backoff = new Map<string, number>();
 
-/** Where each process instance serves `GET /metrics`: `warehouse-1` → port (kept across restarts). */
-const metricsPorts = new Map<string, number>();
+/** Where each process instance serves `GET /metrics` (`.local/metrics-targets.json`, issues #25, #43). */
 const metricsTargetsFile = join(local, 'metrics-targets.json');
-
-const writeMetricsTargets = () => writeTargets(metricsTargetsFile, metricsPorts, metricsHost);
+const metrics = new MetricsPorts(join(local, 'run'), metricsTargetsFile, metricsHost);
 
 /** Starts one process; when it exits while the stack runs, it is started again after a back-off. */
 function launch(name: ProcessName, file: string, replica = 1): void {
   const instance = `${name}-${replica}`;
   const logFile = join(local, 'logs', replica === 1 ? `${name}.log` : `${instance}.log`);
-  writeMetricsTargets();
   const out = createWriteStream(logFile, { flags: 'a' });
   const startedAt = Date.now();
+  const ports = metrics.launch(instance);
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, file)], {
     cwd: root,
-    env: { ...envOf(name), METRICS_PORT: String(metricsPorts.get(instance)) },
+    env: { ...envOf(name), ...ports.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   child.once('exit', (code, signal) => {
+    ports.exited();
     children.splice(children.indexOf(child), 1);
     if (stopping) return;
     let lastLines = '';
@@ -224,6 +221,8 @@ function launch(name: ProcessName, file: string, replica = 1): void {
   children.push(child);
 }
 
+/** Every process instance launched (`warehouse-1`, …). */
+const instances: string[] = [];
 for (const [name, file] of processes) {
   // More replicas of a service share its NATS queue group (DESIGN §8); the gateway and the connector run once.
   const replicas =
@@ -231,7 +230,7 @@ for (const [name, file] of processes) {
       ? 1
       : Math.min(Math.max(Number(process.env[`${name.toUpperCase()}_REPLICAS`] || 1), 1), 8);
   for (let r = 1; r <= replicas; r++) {
-    metricsPorts.set(`${name}-${r}`, await freePort());
+    instances.push(`${name}-${r}`);
     launch(name, file, r);
   }
 }
@@ -249,6 +248,8 @@ for (let i = 0; ; i++) {
   if (i > 600) await fail(`the stack did not become healthy within 60 s; see ${join(local, 'logs')}`);
   await new Promise((r) => setTimeout(r, 100));
 }
+// Every process binds its metrics port before it is ready; the targets list them all.
+await metrics.bound(instances);
 
 const credsFile = join(local, 'demo-credentials.json');
 const creds = await seedDemo({ baseUrl, adminToken, credsFile, log: say }).catch((e: Error) =>

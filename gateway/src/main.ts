@@ -67,7 +67,7 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
   // GET /metrics on its own port (issue #25), never on the public API port.
   const metrics =
     config.METRICS_PORT !== undefined
-      ? await startMetricsServer(config.METRICS_PORT, config.METRICS_HOST)
+      ? await startMetricsServer(config.METRICS_PORT, config.METRICS_HOST, config.METRICS_PORT_FILE)
       : undefined;
   // Issue #36: the backups' state of a stack run by `pnpm start`.
   const removeOpsGauges = opsStatusGauges(config.OPS_STATUS_DIR);

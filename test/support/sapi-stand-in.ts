@@ -329,7 +329,10 @@ export class SapiStandIn {
     const participant = c.req.header('x-peppol-participant-id')!;
     const before = this.sent.find((s) => s.idempotencyKey === key);
     if (before) {
-      if (before.participant !== participant || JSON.stringify(before.envelope) !== JSON.stringify(JSON.parse(text)))
+      if (
+        before.participant !== participant ||
+        JSON.stringify(before.envelope) !== JSON.stringify(JSON.parse(text))
+      )
         return this.error(c, {
           status: 422,
           category: 'VALIDATION',
@@ -338,7 +341,11 @@ export class SapiStandIn {
           retryable: false,
         });
       return c.json(
-        { providerDocumentId: before.providerDocumentId, status: 'ACCEPTED', timestamp: new Date().toISOString() },
+        {
+          providerDocumentId: before.providerDocumentId,
+          status: 'ACCEPTED',
+          timestamp: new Date().toISOString(),
+        },
         202,
       );
     }
@@ -383,7 +390,12 @@ export class SapiStandIn {
       providerDocumentId,
     });
     return c.json(
-      { providerDocumentId, status: 'ACCEPTED', receivedAt: new Date().toISOString(), timestamp: new Date().toISOString() },
+      {
+        providerDocumentId,
+        status: 'ACCEPTED',
+        receivedAt: new Date().toISOString(),
+        timestamp: new Date().toISOString(),
+      },
       202,
     );
   }

@@ -12,6 +12,7 @@ export const AccessPointEnv = ServiceEnv.pick({
   METRICS_PORT: true,
   NATS_REPLICAS: true,
   METRICS_HOST: true,
+  METRICS_PORT_FILE: true,
 }).extend({
   /** Which access point carries the documents: `loopback` (this stack is the network), `phoss`, `folder`. */
   PEPPOL_AP: AccessPointTransport.default('loopback'),

@@ -37,7 +37,7 @@ import { loopbackTransport } from './transports/loopback.js';
 import { phossTransport } from './transports/phoss.js';
 import { routedTransport, sapiDefaultTransport } from './transports/routed.js';
 import { holds } from './transports/sapi/holds.js';
-import { RetryLater } from './transports/sapi/send.js';
+import { CredentialsRefused, RetryLater } from './transports/sapi/send.js';
 import type { Transport } from './transports/transport.js';
 
 /** Deliveries of one event before the connector gives up and reports `failed` (default of PEPPOL_SEND_ATTEMPTS). */
@@ -97,7 +97,7 @@ export async function startAccessPoint(
   // GET /metrics (issue #25): its requests, the consumer's pending events, the process.
   const metrics =
     config.METRICS_PORT !== undefined
-      ? await startMetricsServer(config.METRICS_PORT, config.METRICS_HOST)
+      ? await startMetricsServer(config.METRICS_PORT, config.METRICS_HOST, config.METRICS_PORT_FILE)
       : undefined;
   const nc = await connect(natsOptions(config, 'access-point'));
   let forwardingPort: number | undefined;
@@ -171,9 +171,13 @@ export async function startAccessPoint(
           { err: reason, invoiceId: event.invoiceId, deliveries: m.info.deliveryCount },
           'e-invoice transmission failed; retrying',
         );
-        // Doubling back-off up to 60 s; a provider's Retry-After (429, 503) when it asks for longer.
+        // Doubling back-off up to 60 s; a provider's Retry-After (429, 503) when it asks for longer. Refused
+        // credentials wait in their hold (holds.ts), not here: a held try costs no call, and the invoice
+        // is `failed` for AUTH after the retry window, released once the credentials work.
         const backoff = Math.min(config.PEPPOL_RETRY_BASE_MS * 2 ** (m.info.deliveryCount - 1), 60_000);
-        m.nak(Math.max(backoff, e instanceof RetryLater ? (e.retryAfterMs ?? 0) : 0));
+        const asked =
+          e instanceof RetryLater && !(e instanceof CredentialsRefused) ? (e.retryAfterMs ?? 0) : 0;
+        m.nak(Math.max(backoff, asked));
       }
     }
   };

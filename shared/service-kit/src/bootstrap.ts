@@ -32,6 +32,7 @@ export type ServiceConfig = Pick<ServiceEnv, 'DATABASE_URL' | 'NATS_URL'> &
       | 'NATS_PASSWORD'
       | 'METRICS_PORT'
       | 'METRICS_HOST'
+      | 'METRICS_PORT_FILE'
       | 'NATS_REPLICAS'
       | 'GROUP_COMMIT_PARALLEL'
     >
@@ -116,7 +117,11 @@ export async function startService(o: StartOptions): Promise<RunningService> {
   const unobserve = observeOrm(orm, o.orm.schema, { outbox: o.outbox ?? true });
   let metrics: MetricsServer | undefined;
   if (o.config.METRICS_PORT !== undefined) {
-    metrics = await startMetricsServer(o.config.METRICS_PORT, o.config.METRICS_HOST);
+    metrics = await startMetricsServer(
+      o.config.METRICS_PORT,
+      o.config.METRICS_HOST,
+      o.config.METRICS_PORT_FILE,
+    );
     log.info({ port: metrics.port }, 'metrics at GET /metrics');
   }
   await o.register(kit);

@@ -41,6 +41,12 @@ export const ServiceEnv = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Address the metrics endpoint binds (loopback unless a scraper elsewhere needs it, e.g. `0.0.0.0`). */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Where the process writes the port its metrics endpoint bound (issue #43): `pnpm start` gives
+   * `METRICS_PORT=0` and lists what was bound, instead of a port picked in advance that another process
+   * may take first.
+   */
+  METRICS_PORT_FILE: z.string().min(1).optional(),
 });
 export type ServiceEnv = z.infer<typeof ServiceEnv>;
 

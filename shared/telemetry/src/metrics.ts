@@ -7,6 +7,7 @@
  *
  * Labels stay low in cardinality: route templates (never raw paths), NATS subjects, outcomes. No company id.
  */
+import { renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -182,10 +183,15 @@ export interface MetricsServer {
 
 /**
  * Serves `GET /metrics` (Prometheus text format 0.0.4) on its own port, apart from any public API
- * (issue #25: "each process on its own port"). `port` 0 takes a free one; the bound port is returned.
+ * (issue #25: "each process on its own port"). `port` 0 takes a free one; the bound port is returned,
+ * and written to `portFile` when one is given (issue #43: the launcher learns what was bound).
  * @throws the listen error (e.g. EADDRINUSE)
  */
-export function startMetricsServer(port: number, host = '127.0.0.1'): Promise<MetricsServer> {
+export function startMetricsServer(
+  port: number,
+  host = '127.0.0.1',
+  portFile?: string,
+): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
@@ -200,8 +206,13 @@ export function startMetricsServer(port: number, host = '127.0.0.1'): Promise<Me
     server.once('error', reject);
     server.listen(port, host, () => {
       const a = server.address();
+      const bound = typeof a === 'object' && a ? a.port : port;
+      if (portFile) {
+        writeFileSync(`${portFile}.tmp`, `${bound}\n`);
+        renameSync(`${portFile}.tmp`, portFile);
+      }
       resolve({
-        port: typeof a === 'object' && a ? a.port : port,
+        port: bound,
         close: () =>
           new Promise<void>((r) => {
             server.closeAllConnections();

@@ -78,7 +78,11 @@ async function fetchChecked(client: SapiClient, participant: string, d: ListedDo
     const full = await client.fetchDocument(participant, d.documentId);
     const bytes = bytesOf(full.payload, full.encoding);
     const meta: Record<string, unknown> = { ...(d.metadata ?? {}), ...(full.metadata ?? {}) };
-    const expected = full.checksum?.trim().toLowerCase().replace(/^sha-?256:/, '') ?? null;
+    const expected =
+      full.checksum
+        ?.trim()
+        .toLowerCase()
+        .replace(/^sha-?256:/, '') ?? null;
     const actual = sha256(bytes);
     if (!expected || expected === actual) return { bytes, meta, problem: null };
     if (tries >= CHECKSUM_TRIES)

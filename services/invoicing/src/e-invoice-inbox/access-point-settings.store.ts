@@ -82,7 +82,11 @@ export async function storeSettings(
   return loadSettings(ctx);
 }
 
-/** `invoicing.access-point-settings.report`: the connector's last contact with the company's provider, or its error. */
+/**
+ * `invoicing.access-point-settings.report`: the connector's last contact with the company's provider, or
+ * its error. A working contact clears the error (issue #43: `lastError` is what is wrong now; the log and
+ * `bm_access_point_errors_total` keep the history).
+ */
 export async function reportContact(
   ctx: Ctx,
   r: { ok: boolean; error: string | null; at: string; version: string | null },
@@ -92,7 +96,9 @@ export async function reportContact(
     AccessPointSettingsEntity,
     // A report about settings replaced since (a poll that began with the old secret) changes nothing.
     r.version ? { companyId: ctx.companyId!, updatedAt: new Date(r.version) } : { companyId: ctx.companyId! },
-    r.ok ? { lastContactAt: at } : { lastError: r.error ?? 'error', lastErrorAt: at },
+    r.ok
+      ? { lastContactAt: at, lastError: null, lastErrorAt: null }
+      : { lastError: r.error ?? 'error', lastErrorAt: at },
   );
   return { ok: true };
 }

@@ -90,13 +90,20 @@ async function book(deps: InvoicingDeps, ctx: Ctx, row: InboxRow, auto = true): 
           {
             rule: 'BookingFailed',
             field: null,
-            message: `booking failed ${tries}× with an error that is not a refusal of the document: ${(e as Error).message}`.slice(
-              0,
-              2000,
-            ),
+            message:
+              `booking failed ${tries}× with an error that is not a refusal of the document: ${(e as Error).message}`.slice(
+                0,
+                2000,
+              ),
           },
         ];
-        await markOutcome(ctx.em, ctx.companyId!, row.id, { status: 'needs-attention', problems }, new Date());
+        await markOutcome(
+          ctx.em,
+          ctx.companyId!,
+          row.id,
+          { status: 'needs-attention', problems },
+          new Date(),
+        );
         deps.kickOutbox();
         return {
           ok: false,

@@ -67,7 +67,11 @@ export function registerEInvoices(deps: InvoicingDeps): void {
     releaseHeldEInvoices,
     (q, ctx) => {
       if (!ctx.companyId)
-        throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'a release names its company (Company-Id)');
+        throw new AppError(
+          ErrorKind.invalid,
+          ErrorCode.BadRequest,
+          'a release names its company (Company-Id)',
+        );
       return delivery.releaseHeldEInvoices(deps, ctx, q);
     },
     o,

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { errorOfAnswer, rateLimitPauseUntil, SapiError } from './errors.js';
 import { holds } from './holds.js';
 
-export { retryAfterMs, SapiError, type SapiCategory } from './errors.js';
+export { retryAfterMs, type SapiCategory, SapiError } from './errors.js';
 
 export interface SapiCredentials {
   url: string;
@@ -176,7 +176,10 @@ export class SapiClient {
       if (e.category === 'AUTH') holds.refused(this.key, e);
       throw e;
     }
-    const body = (await res.json().catch(() => null)) as { access_token?: string; expires_in?: number } | null;
+    const body = (await res.json().catch(() => null)) as {
+      access_token?: string;
+      expires_in?: number;
+    } | null;
     if (!body?.access_token) throw unrecognised(res.status, 'to the token request has no access_token');
     const seconds = Number(body.expires_in) > 0 ? Number(body.expires_in) : 900;
     return { token: body.access_token, expiresAt: Date.now() + seconds * 1000 };
@@ -300,7 +303,11 @@ export class SapiClient {
 
   /** `POST /document/receive/{id}/acknowledge` with no body (as the ePošťák SDK); 200 or 204 (idempotent at the provider). */
   async acknowledge(participant: string, id: string): Promise<void> {
-    const res = await this.call('POST', `/document/receive/${encodeURIComponent(id)}/acknowledge`, participant);
+    const res = await this.call(
+      'POST',
+      `/document/receive/${encodeURIComponent(id)}/acknowledge`,
+      participant,
+    );
     await res.body?.cancel();
   }
 }

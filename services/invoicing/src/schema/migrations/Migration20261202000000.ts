@@ -39,9 +39,7 @@ export class Migration20261202000000 extends Migration {
       `alter table "invoicing"."e_invoice_document" drop column "received_id", alter column "bytes" set not null;`,
     );
     this.addSql(`alter table "invoicing"."received_e_invoice" drop column "booking_attempts";`);
-    this.addSql(
-      `drop index "invoicing"."received_e_invoice_company_id_channel_provider_d_3f2a1_index";`,
-    );
+    this.addSql(`drop index "invoicing"."received_e_invoice_company_id_channel_provider_d_3f2a1_index";`);
     this.addSql(
       `alter table "invoicing"."received_e_invoice" add constraint "received_e_invoice_company_id_channel_provider_do_931c5_unique" unique ("company_id", "channel", "provider_document_id");`,
     );
