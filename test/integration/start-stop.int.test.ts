@@ -141,12 +141,22 @@ afterAll(async () => {
 async function upAndRunning() {
   const local = localFolder();
   const { child, output } = await pnpmStart(local);
+  const running = () =>
+    descendants(child.pid!)
+      .filter(alive)
+      .map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 100))
+      .join(' | ');
   await waitFor(
     'the stack is up',
     () => output().includes('Ctrl-C stops everything') || child.exitCode !== null,
     90_000,
+    () => `(running: ${running()}; output: ${output().slice(-1500)})`,
   );
-  expect(output()).toContain('Stack is up');
+  // Issue #43: when it did not come up, say what ran and what it printed (a port, a crash, a restart loop).
+  if (!output().includes('Stack is up'))
+    throw new Error(
+      `pnpm start ended (${child.exitCode}) without the stack up; running: ${running()}; output: ${output().slice(-3000)}`,
+    );
   const pids = descendants(child.pid!);
   started.push([child.pid!, ...pids]);
   const ports = serverPorts(local, output());

@@ -11872,6 +11872,14 @@ export interface operations {
                         lastContactAt: string | null;
                         lastError: string | null;
                         lastErrorAt: string | null;
+                        hold: {
+                            /** @enum {string} */
+                            category: "AUTH" | "RATE_LIMIT";
+                            since: string;
+                            nextTryAt: string;
+                            failures: number;
+                            error: string;
+                        } | null;
                     };
                     "application/xml": {
                         /** @enum {string} */
@@ -11886,6 +11894,14 @@ export interface operations {
                         lastContactAt: string | null;
                         lastError: string | null;
                         lastErrorAt: string | null;
+                        hold: {
+                            /** @enum {string} */
+                            category: "AUTH" | "RATE_LIMIT";
+                            since: string;
+                            nextTryAt: string;
+                            failures: number;
+                            error: string;
+                        } | null;
                     };
                 };
             };
@@ -12056,6 +12072,14 @@ export interface operations {
                         lastContactAt: string | null;
                         lastError: string | null;
                         lastErrorAt: string | null;
+                        hold: {
+                            /** @enum {string} */
+                            category: "AUTH" | "RATE_LIMIT";
+                            since: string;
+                            nextTryAt: string;
+                            failures: number;
+                            error: string;
+                        } | null;
                     };
                     "application/xml": {
                         /** @enum {string} */
@@ -12070,6 +12094,14 @@ export interface operations {
                         lastContactAt: string | null;
                         lastError: string | null;
                         lastErrorAt: string | null;
+                        hold: {
+                            /** @enum {string} */
+                            category: "AUTH" | "RATE_LIMIT";
+                            since: string;
+                            nextTryAt: string;
+                            failures: number;
+                            error: string;
+                        } | null;
                     };
                 };
             };

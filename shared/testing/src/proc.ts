@@ -10,17 +10,45 @@ import { delimiter, join } from 'node:path';
 /** Whether this process runs as root (it may then install packages and run PostgreSQL as `postgres`). */
 export const isRoot = () => process.getuid?.() === 0;
 
-/** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Binds `port` on loopback and lets it go; resolves to the port bound (0: any), or null when taken. */
+function tryBind(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const s = createServer();
     s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+    s.on('error', () => resolve(null));
+    s.listen(port, '127.0.0.1', () => {
+      const bound = (s.address() as { port: number }).port;
+      s.close(() => resolve(bound));
     });
   });
+}
+
+/** The first port of the kernel's ephemeral range (the local ports of outgoing connections). */
+function ephemeralStart(): number {
+  try {
+    const lo = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(lo) && lo > 12_000 ? lo : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A free TCP port on loopback, for a server started a moment later. Taken below the kernel's ephemeral
+ * range where it can: a port of that range that is free now may become the local port of any outgoing
+ * connection (a busy test suite opens thousands) before the server binds it (issue #43: a service's
+ * metrics port was lost that way and every restart retried it). Falls back to a port the kernel picks.
+ */
+export async function freePort(): Promise<number> {
+  const top = ephemeralStart();
+  for (let i = 0; i < 40; i++) {
+    const candidate = 10_000 + Math.floor(Math.random() * (top - 10_000));
+    const bound = await tryBind(candidate);
+    if (bound) return bound;
+  }
+  const any = await tryBind(0);
+  if (!any) throw new Error('no free TCP port on 127.0.0.1');
+  return any;
 }
 
 /** Polls `check` every 100 ms until it holds; throws naming `what` after `timeoutMs`. */
