@@ -93,19 +93,6 @@ export function findExisting(em: EntityManager, d: { sha256: string }): Promise<
 }
 
 /**
- * Counts one booking of record `id` that failed for another reason than a refusal; resolves to the count
- * so far (issue #43: after a bounded number the record is `needs-attention`).
- */
-export async function countFailedBooking(em: EntityManager, id: string): Promise<number> {
-  const [r] = await em.execute<{ booking_attempts: number }[]>(
-    `update "invoicing"."received_e_invoice" set "booking_attempts" = "booking_attempts" + 1
-      where "id" = ? returning "booking_attempts"`,
-    [id],
-  );
-  return Number(r?.booking_attempts ?? 0);
-}
-
-/**
  * Stores a received document as `received`, in a transaction of its own that commits before anything
  * else happens to it. Two stores of one document (two connector replicas, a retry) race on the unique
  * keys: the loser gets the winner's record. Resolves to the record and whether this call stored it.
@@ -233,24 +220,24 @@ export async function markBookedInTx(
   enqueueReceived(tx, companyId, row);
 }
 
+/** The inbox record an upload of these bytes will be booked on: the one received earlier, else a new id. */
+export async function uploadRecordId(tx: EntityManager, d: { sha256: string }): Promise<string> {
+  return (await findExisting(tx, d))?.id ?? crypto.randomUUID();
+}
+
 /**
- * Inside an upload's booking transaction (`POST /1.6/purchase/e-invoices`): the upload's own record,
- * `booked`, or the record of the same bytes received earlier moved to `booked`. Resolves to the record's
- * id (the archive refers to it for the bytes).
+ * Inside an upload's booking transaction (`POST /1.6/purchase/e-invoices`): the record of the same bytes
+ * received earlier moved to `booked`, else the upload's own record `id` (`uploadRecordId`), `booked`.
  */
 export async function recordUploadInTx(
   tx: EntityManager,
   companyId: string,
   d: NewReceived,
+  id: string,
   purchaseInvoiceId: string,
   now: Date,
-): Promise<string> {
-  const existing = await findExisting(tx, d);
-  if (existing) {
-    await markBookedInTx(tx, companyId, existing.id, purchaseInvoiceId, now);
-    return existing.id;
-  }
-  const id = crypto.randomUUID();
+): Promise<void> {
+  if (await findReceived(tx, id)) return markBookedInTx(tx, companyId, id, purchaseInvoiceId, now);
   tx.create(ReceivedEInvoiceEntity, {
     id,
     companyId,
@@ -269,7 +256,6 @@ export async function recordUploadInTx(
     InboxEventSubjects.eInvoiceReceived,
     receivedEvent(companyId, { id, status: 'booked', channel: d.channel, ...nullsOf(d), purchaseInvoiceId }),
   );
-  return id;
 }
 
 /** Sets a record's outcome that is not a booking (`needs-attention` with its problems, or `duplicate`). */

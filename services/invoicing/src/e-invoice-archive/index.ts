@@ -3,3 +3,4 @@
 export * from './e-invoice.store.js';
 export * from './e-invoice-delivery.store.js';
 export * from './inbox.store.js';
+export * from './inbox-attempts.store.js';

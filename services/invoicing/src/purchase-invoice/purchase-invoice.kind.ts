@@ -22,6 +22,7 @@ import {
   markBookedInTx,
   type NewReceived,
   recordUploadInTx,
+  uploadRecordId,
 } from '../e-invoice-archive/index.js';
 import { purchaseRowSum, purchaseVatSummary } from '../invoice-rules/index.js';
 import type { InvoicingDeps } from '../references/index.js';
@@ -108,20 +109,15 @@ export const purchaseInvoiceKind: DocumentKind<
   decide: async (d, _state, doc) => {
     const { received, companyId, writeSet } = d;
     if (received) {
-      // Issue #43: the inbox record keeps the bytes; the archive row refers to it.
-      let receivedId: string;
-      if ('recordId' in received.inbox) {
-        receivedId = received.inbox.recordId;
-        await markBookedInTx(doc.tx, companyId, receivedId, writeSet.id, writeSet.createdAt);
-      } else
-        receivedId = await recordUploadInTx(
-          doc.tx,
-          companyId,
-          received.inbox.upload,
-          writeSet.id,
-          writeSet.createdAt,
-        );
+      // Issue #43: the inbox record keeps the bytes; the archive refers to it. The archive first: a
+      // supplier's number received before is 409 DuplicateRecordNumber before anything else.
+      const inbox = received.inbox;
+      const receivedId = 'recordId' in inbox ? inbox.recordId : await uploadRecordId(doc.tx, inbox.upload);
       await archiveReceived(doc.tx, companyId, writeSet.id, received.archive, receivedId, writeSet.createdAt);
+      if ('recordId' in inbox)
+        await markBookedInTx(doc.tx, companyId, receivedId, writeSet.id, writeSet.createdAt);
+      else
+        await recordUploadInTx(doc.tx, companyId, inbox.upload, receivedId, writeSet.id, writeSet.createdAt);
     }
     return writeSet;
   },

@@ -15,7 +15,8 @@
  * `base` is the URL up to the version path (`…/sapi/v1` or `…/sapi`).
  */
 import { createHash } from 'node:crypto';
-import { errorOfAnswer, rateLimitPauseUntil, SapiError } from './errors.js';
+import { documentsOf, errorOf, type ListedDocument, listedOf, unrecognised } from './answers.js';
+import { rateLimitPauseUntil, SapiError } from './errors.js';
 import { holds } from './holds.js';
 
 export { retryAfterMs, type SapiCategory, SapiError } from './errors.js';
@@ -27,29 +28,7 @@ export interface SapiCredentials {
   scope?: string | null;
 }
 
-/** A received document as the mailbox lists it (flat items, or with a nested `metadata`: both are in use). */
-export interface ListedDocument {
-  documentId: string;
-  metadata: Record<string, unknown> | null;
-  status: string | null;
-}
-
 const trimBase = (url: string) => url.replace(/\/+$/, '');
-
-/** The error of a non-2xx answer: the provider's error body where there is one (errors.ts). */
-async function errorOf(res: Response): Promise<SapiError> {
-  let body: unknown = null;
-  try {
-    body = JSON.parse(await res.text());
-  } catch {
-    /* not JSON */
-  }
-  return errorOfAnswer(res.status, res.statusText, body, res.headers.get('retry-after'));
-}
-
-/** A 2xx answer whose body is not what SAPI-SK answers: an error, never an empty result. */
-const unrecognised = (status: number, what: string) =>
-  new SapiError(status, 'UNRECOGNISED', 'UNRECOGNISED-ANSWER', `the provider's answer ${what}`, true);
 
 interface CachedToken {
   token: string;
@@ -77,25 +56,6 @@ export function clearTokenCache(): void {
 
 /** The key of a set of credentials: its tokens and its hold (holds.ts) are kept under it. */
 export const credentialsKey = tokenKey;
-
-/** The documents of a list answer: `documents`, or `payload.documents` (the reference sandbox). */
-function documentsOf(body: any): unknown[] | null {
-  if (Array.isArray(body?.documents)) return body.documents;
-  if (Array.isArray(body?.payload?.documents)) return body.payload.documents;
-  return null;
-}
-
-/** A listed item: the metadata beside `documentId` (flat), or nested in `metadata`. */
-function listedOf(d: any): ListedDocument | null {
-  const id = d?.documentId ?? d?.providerDocumentId ?? d?.id;
-  if (typeof id !== 'string' && typeof id !== 'number') return null;
-  const { documentId: _i, metadata, status, ...flat } = d;
-  return {
-    documentId: String(id),
-    metadata: { ...flat, ...(metadata && typeof metadata === 'object' ? metadata : {}) },
-    status: typeof status === 'string' ? status : null,
-  };
-}
 
 /**
  * A SAPI-SK client for one set of credentials. Token cache and holds shared by every client of the same

@@ -13,7 +13,7 @@ export class Migration20261202000000 extends Migration {
       `alter table "invoicing"."received_e_invoice" drop constraint "received_e_invoice_company_id_channel_provider_do_931c5_unique";`,
     );
     this.addSql(
-      `create index "received_e_invoice_company_id_channel_provider_d_3f2a1_index" on "invoicing"."received_e_invoice" ("company_id", "channel", "provider_document_id");`,
+      `create index "received_e_invoice_company_id_channel_provider_doc_b54f6_index" on "invoicing"."received_e_invoice" ("company_id", "channel", "provider_document_id");`,
     );
     this.addSql(
       `alter table "invoicing"."received_e_invoice" add column "booking_attempts" int not null default 0;`,
@@ -39,7 +39,7 @@ export class Migration20261202000000 extends Migration {
       `alter table "invoicing"."e_invoice_document" drop column "received_id", alter column "bytes" set not null;`,
     );
     this.addSql(`alter table "invoicing"."received_e_invoice" drop column "booking_attempts";`);
-    this.addSql(`drop index "invoicing"."received_e_invoice_company_id_channel_provider_d_3f2a1_index";`);
+    this.addSql(`drop index "invoicing"."received_e_invoice_company_id_channel_provider_doc_b54f6_index";`);
     this.addSql(
       `alter table "invoicing"."received_e_invoice" add constraint "received_e_invoice_company_id_channel_provider_do_931c5_unique" unique ("company_id", "channel", "provider_document_id");`,
     );
