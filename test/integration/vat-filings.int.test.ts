@@ -6,6 +6,8 @@
  * the quarter, and bad periods refused with nothing frozen.
  */
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { dec, sum } from '@bm/money';
 import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +32,11 @@ const COMPANY = {
   country: 'SK',
   email: 'uctaren@vykazy.sk',
   ossRegistered: true,
+  // Issue #44: what the VAT return's header needs.
+  taxOffice: 'Daňový úrad Bratislava',
+  authorizedPersonName: 'Jana Výkazová',
+  authorizedPersonPhone: '+421 2 1234 5678',
+  authorizedPersonEmail: 'jana@vykazy.sk',
 };
 
 const partner = async (code: string, over: Record<string, unknown>) =>
@@ -84,6 +91,7 @@ const textOf = (text: string, tag: string) =>
   new DOMParser().parseFromString(text, 'application/xml').getElementsByTagName(tag)[0]?.textContent;
 
 beforeAll(async () => {
+  if (process.env.VAT_XML_DUMP_DIR) mkdirSync(process.env.VAT_XML_DUMP_DIR, { recursive: true });
   stack = await startStack();
   c = await stack.company(COMPANY);
   await openYear(c, 2027);
@@ -199,7 +207,27 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.stop());
 
-const get = async (path: string, headers: Record<string, string> = {}) => c.get(path as any, headers);
+/**
+ * Every XML a test reads is also written to `VAT_XML_DUMP_DIR` when it is set (issue #44: `.ci/run` then
+ * checks each against the official schemas with `../shared/tools/vat-xml/validate.sh`).
+ */
+function dump<R extends { status: number; text: string; headers: Headers }>(r: R, path: string): R {
+  const dir = process.env.VAT_XML_DUMP_DIR;
+  if (
+    dir &&
+    r.status === 200 &&
+    /xml/.test(r.headers.get('content-type') ?? '') &&
+    r.text.startsWith('<?xml')
+  )
+    writeFileSync(
+      join(dir, `${path.replace(/^\/1\.6\/tax\//, '').replace(/[^A-Za-z0-9-]+/g, '_')}-${++dumped}.xml`),
+      r.text,
+    );
+  return r;
+}
+let dumped = 0;
+const get = async (path: string, headers: Record<string, string> = {}, client = c) =>
+  dump(await client.get(path as any, headers), path);
 const post = async (path: string, body: Record<string, unknown> = {}) => c.post(path as any, unchecked(body));
 
 describe('a month of every kind (2027-01)', () => {
@@ -325,8 +353,8 @@ describe('a month of every kind (2027-01)', () => {
     const xml = r.text;
     expect(xml).toContain('<KVDPH_2025 xmlns="https://ekr.financnasprava.sk/Formulare/XSD/kv_dph_2025.xsd">');
     expect(
-      ['IcDphPlatitela', 'Druh', 'Rok', 'Mesiac', 'Nazov', 'Obec', 'PSC', 'Ulica', 'Email'].map((t) =>
-        textOf(xml, t),
+      ['IcDphPlatitela', 'Druh', 'Rok', 'Mesiac', 'Nazov', 'Obec', 'PSC', 'Ulica', 'Cislo', 'Email'].map(
+        (t) => textOf(xml, t),
       ),
     ).toEqual([
       'SK2020123456',
@@ -336,7 +364,8 @@ describe('a month of every kind (2027-01)', () => {
       'Výkazy s.r.o.',
       'Bratislava',
       '81101',
-      'Hlavná 1',
+      'Hlavná',
+      '1',
       'uctaren@vykazy.sk',
     ]);
     const [sk, skS, d, rc, cr] = [
@@ -386,6 +415,10 @@ describe('a month of every kind (2027-01)', () => {
       r17: 1522.5,
       r18: 9.5,
       r19: 1794,
+      // Issue #44: of which §51(1)(a) (B.2, B.3): 9.50 at 19 %; 92 + 23 (B.3.1) + 690 (B.3.2) = 805 at 23 %
+      // (the 989 self-assessed in B.1 is the rest of r19).
+      r20: 9.5,
+      r21: 805,
       r24: -100,
       r25: -23,
       r28: 9.2,
@@ -448,7 +481,7 @@ describe('filing and the supplementary statement', () => {
     const dBytes = (await get(`/1.6/tax/filings/${d.id}`)).text;
     expect(textOf(dBytes, 'Druh')).toBe('D');
     expect(transactions(dBytes)).toEqual([
-      'B2 Dod="SK2022222222" F="LATE-7" Den="2027-01-20" Z="10.00" D="2.30" S="23" O="2.30"',
+      'B2 Dod="SK2022222222" F="LATE-7" Den="2027-01-20" Z="10.00" D="2.30" S="23" O="2.30" KOpr="2"',
     ]);
     // The first filing is what it was.
     const first = (await get(`/1.6/tax/filings/${r.id}`)).text;
@@ -567,7 +600,8 @@ describe('periods', () => {
     );
     await purchase('Q-1', seller.id, 40, { vatRate: 5 }, { dateCreated: '2027-02-14' }, q);
     const s = ok(await q.get('/1.6/tax/control-statements/2027-Q1' as any));
-    expect([s.period, s.deadline]).toEqual(['2027-Q1', '2027-04-25']);
+    // Issue #44: 25 April 2027 is a Sunday: the deadline is the next working day.
+    expect([s.period, s.deadline]).toEqual(['2027-Q1', '2027-04-26']);
     expect(s.sections.A1.map((l: any) => [l.documentNumber, l.taxPoint, l.base, l.vat, l.rate])).toEqual([
       [jan.recordNumber, '2027-01-10', 100, 23, 23],
       [mar.recordNumber, '2027-03-31', 100, 19, 19],
@@ -575,9 +609,15 @@ describe('periods', () => {
     expect(s.sections.B2.map((l: any) => [l.documentNumber, l.base, l.vat, l.rate, l.deducted])).toEqual([
       ['Q-1', 40, 2, 5, 2],
     ]);
-    const xml = (await q.get('/1.6/tax/control-statements/2027-Q1' as any, { Accept: 'application/xml' }))
-      .text;
+    const xml = (await get('/1.6/tax/control-statements/2027-Q1', { Accept: 'application/xml' }, q)).text;
     expect([textOf(xml, 'Stvrtrok'), textOf(xml, 'Mesiac')]).toEqual(['1', undefined]);
+    // Issue #44: the quarter's return as DPHv25 (checked against the schema in CI).
+    const qXml = (await get('/1.6/tax/vat-returns/2027-Q1', { Accept: 'application/xml' }, q)).text;
+    expect([textOf(qXml, 'stvrtrok'), textOf(qXml, 'mesiac'), textOf(qXml, 'r20a')]).toEqual([
+      '1',
+      '',
+      '2.00',
+    ]);
     expect(ok(await q.get('/1.6/tax/vat-returns/2027-Q1' as any)).rows).toEqual({
       r01: 100,
       r02: 19,
@@ -585,6 +625,7 @@ describe('periods', () => {
       r04: 23,
       r17: 42,
       r18a: 2,
+      r20a: 2,
       r32: 40,
       r35: 40,
     });
@@ -593,5 +634,188 @@ describe('periods', () => {
       400,
       expect.stringMatching(/files quarterly/),
     ]);
+  });
+});
+
+/** The VAT return's `adresa` as tag → text. */
+function addressOf(xml: string): Record<string, string> {
+  const a = new DOMParser().parseFromString(xml, 'application/xml').getElementsByTagName('adresa')[0];
+  const out: Record<string, string> = {};
+  for (let n = a?.firstChild; n; n = n.nextSibling)
+    if (n.nodeType === 1) out[(n as unknown as Element).tagName] = n.textContent ?? '';
+  return out;
+}
+
+describe('filings the Financial Administration accepts (issue #44)', () => {
+  const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Bratislava' }).format(new Date());
+  const formDate = (d: string) => d.split('-').reverse().map(Number).join('.');
+  const J: Record<string, any> = {};
+
+  beforeAll(async () => {
+    J.a = await sale({
+      partnerId: P.skB.id,
+      dateCreated: '2027-06-10',
+      rows: [{ name: 'A', quantity: 1, price: 500, vatCode: 'SK23' }],
+    });
+    J.b = await sale({
+      partnerId: P.skB.id,
+      dateCreated: '2027-06-11',
+      rows: [{ name: 'B', quantity: 1, price: 200, vatCode: 'SK23' }],
+    });
+    await sale({
+      partnerId: P.skC.id,
+      dateCreated: '2027-06-12',
+      rows: [{ name: 'C', quantity: 1, price: 100, vatCode: 'SK23' }],
+    });
+    await purchase('J-1', P.skS.id, 300, { vatRate: 23 }, { dateCreated: '2027-06-15' });
+  });
+
+  it('a supplementary control statement carries exactly the changed lines with their codes; O the whole again', async () => {
+    const r = ok(await post('/1.6/tax/control-statements/2027-06/filings'), 201);
+    const rXml = (await get(`/1.6/tax/filings/${r.id}`)).text;
+    const [sk, skS] = ['SK2021111111', 'SK2022222222'];
+    expect(transactions(rXml)).toEqual([
+      `A1 Odb="${sk}" F="${J.a.recordNumber}" Den="2027-06-10" Z="500.00" D="115.00" S="23"`,
+      `A1 Odb="${sk}" F="${J.b.recordNumber}" Den="2027-06-11" Z="200.00" D="46.00" S="23"`,
+      `B2 Dod="${skS}" F="J-1" Den="2027-06-15" Z="300.00" D="69.00" S="23" O="69.00"`,
+      'D2 Z="100.00" D="23.00" ZZn="0.00" DZn="0.00"',
+    ]);
+    // A late purchase invoice, a cancelled sales invoice and a changed D.2 (100.00 became 1450.00).
+    await purchase('J-2', P.skS.id, 50, { vatRate: 23 }, { dateCreated: '2027-06-20' });
+    ok(await c.post(`/1.6/sales/invoices/${J.b.id}/cancel` as any));
+    ok(
+      await c.put(
+        '/1.6/tax/control-statements/2027-06/manual' as any,
+        { d2: { base23: 1350, vat23: 310.5 } } as any,
+      ),
+    );
+    const shown = ok(await get('/1.6/tax/control-statements/2027-06'));
+    expect([shown.kind, shown.filings, shown.changed]).toEqual(['D', 1, true]);
+    expect(shown.totals.D2).toEqual({ base: 1450, vat: 333.5 });
+    expect(shown.changes.A1.map((l: any) => [l.documentNumber, l.correction])).toEqual([
+      [J.b.recordNumber, '1'],
+    ]);
+    const expectedD = [
+      `A1 Odb="${sk}" F="${J.b.recordNumber}" Den="2027-06-11" Z="200.00" D="46.00" S="23" KOpr="1"`,
+      `B2 Dod="${skS}" F="J-2" Den="2027-06-20" Z="50.00" D="11.50" S="23" O="11.50" KOpr="2"`,
+      'D2 Z="100.00" D="23.00" ZZn="0.00" DZn="0.00" KOpr="1"',
+      'D2 Z="1450.00" D="333.50" ZZn="0.00" DZn="0.00" KOpr="2"',
+    ];
+    // The GET shows what the POST files.
+    const getXml = (await get('/1.6/tax/control-statements/2027-06', { Accept: 'application/xml' })).text;
+    expect([textOf(getXml, 'Druh'), transactions(getXml)]).toEqual(['D', expectedD]);
+    const d = ok(await post('/1.6/tax/control-statements/2027-06/filings'), 201);
+    const dXml = (await get(`/1.6/tax/filings/${d.id}`)).text;
+    expect([d.kind, textOf(dXml, 'Druh'), transactions(dXml)]).toEqual(['D', 'D', expectedD]);
+    // Nothing changed since: the GET shows the last filing and no next kind.
+    const after = ok(await get('/1.6/tax/control-statements/2027-06'));
+    expect(after).toMatchObject({ kind: null, changed: false, filings: 2 });
+    expect((await get('/1.6/tax/control-statements/2027-06', { Accept: 'application/xml' })).text).toBe(dXml);
+    // O (before the deadline, 26 July 2027: the 25th is a Sunday): the whole statement again, no codes.
+    await purchase('J-3', P.skS.id, 10, { vatRate: 23 }, { dateCreated: '2027-06-21' });
+    const o = ok(await post('/1.6/tax/control-statements/2027-06/filings', { kind: 'O' }), 201);
+    const oXml = (await get(`/1.6/tax/filings/${o.id}`)).text;
+    expect([o.kind, textOf(oXml, 'Druh'), transactions(oXml)]).toEqual([
+      'O',
+      'O',
+      [
+        `A1 Odb="${sk}" F="${J.a.recordNumber}" Den="2027-06-10" Z="500.00" D="115.00" S="23"`,
+        `B2 Dod="${skS}" F="J-1" Den="2027-06-15" Z="300.00" D="69.00" S="23" O="69.00"`,
+        `B2 Dod="${skS}" F="J-2" Den="2027-06-20" Z="50.00" D="11.50" S="23" O="11.50"`,
+        `B2 Dod="${skS}" F="J-3" Den="2027-06-21" Z="10.00" D="2.30" S="23" O="2.30"`,
+        'D2 Z="1450.00" D="333.50" ZZn="0.00" DZn="0.00"',
+      ],
+    ]);
+  });
+
+  it('a supplementary VAT return: the whole return with r36 and r37 against the last filing', async () => {
+    const filings = ok(await get('/1.6/tax/vat-returns/2027-06/filings')).items;
+    expect(filings).toEqual([]);
+    // The June books as they stand now (the statement's D and O above): 500 + 1450 (D.2) at 23 %.
+    const r = ok(await post('/1.6/tax/vat-returns/2027-06/filings'), 201);
+    const rXml = (await get(`/1.6/tax/filings/${r.id}`)).text;
+    expect(
+      ['rdp', 'r03', 'r04', 'r17', 'r19', 'r21', 'r32', 'r35', 'r36'].map((t) => textOf(rXml, t)),
+    ).toEqual(['1', '1950.00', '448.50', '448.50', '82.80', '82.80', '365.70', '365.70', '']);
+    expect(['danovyUrad', 'ulica', 'menoPriezvisko', 'datumVyhlasenia'].map((t) => textOf(rXml, t))).toEqual([
+      'Daňový úrad Bratislava',
+      'Hlavná',
+      'Jana Výkazová',
+      formDate(today()),
+    ]);
+    expect(addressOf(rXml)).toMatchObject({ ulica: 'Hlavná', cislo: '1', psc: '81101', obec: 'Bratislava' });
+    // A late purchase invoice of 100.00 at 23 % (23.00 deducted): the supplementary return.
+    await purchase('J-4', P.skS.id, 100, { vatRate: 23 }, { dateCreated: '2027-06-22' });
+    const shown = ok(await get('/1.6/tax/vat-returns/2027-06'));
+    expect(shown.kind).toBe('D');
+    expect([shown.rows.r32, shown.rows.r36, shown.rows.r37]).toEqual([342.7, -23, -23]);
+    const d = ok(await post('/1.6/tax/vat-returns/2027-06/filings'), 201);
+    const dXml = (await get(`/1.6/tax/filings/${d.id}`)).text;
+    expect(
+      ['rdp', 'ddp', 'datumZisteniaDdp', 'r19', 'r21', 'r32', 'r35', 'r36', 'r37'].map((t) =>
+        textOf(dXml, t),
+      ),
+    ).toEqual(['0', '1', formDate(today()), '105.80', '105.80', '342.70', '342.70', '-23.00', '-23.00']);
+  });
+
+  it('refuses a period the service does not file with 422 naming the periods it files, freezing nothing', async () => {
+    for (const [path, from] of [
+      ['/1.6/tax/vat-returns/2025-06', '2025-07'],
+      ['/1.6/tax/control-statements/2024-12', '2025-01'],
+    ]) {
+      for (const r of [await get(path), await post(`${path}/filings`)]) {
+        expect([r.status, r.body.code], r.text).toEqual([422, 'ValidationFailed']);
+        expect(r.body.errors).toEqual([{ path: 'period', message: `filed for periods from ${from}` }]);
+      }
+    }
+    expect(ok(await get('/1.6/tax/vat-returns/2025-06/filings')).items).toEqual([]);
+    // The first period of each form is filed.
+    expect((await get('/1.6/tax/vat-returns/2025-07', { Accept: 'application/xml' })).status).toBe(200);
+    expect((await get('/1.6/tax/control-statements/2025-01', { Accept: 'application/xml' })).status).toBe(
+      200,
+    );
+  });
+
+  it('refuses a filing whose header data are missing with 422 naming each field, freezing nothing', async () => {
+    const bare = await stack.company({
+      ...COMPANY,
+      name: 'Bez hlavičky s.r.o.',
+      city: null,
+      taxOffice: null,
+      authorizedPersonName: null,
+    } as any);
+    const r = await bare.post('/1.6/tax/vat-returns/2027-01/filings' as any, unchecked({}));
+    expect(r.status).toBe(422);
+    expect(r.body.errors.map((e: any) => e.path)).toEqual([
+      'company.city',
+      'company.taxOffice',
+      'company.authorizedPersonName',
+    ]);
+    const k = await bare.post('/1.6/tax/control-statements/2027-01/filings' as any, unchecked({}));
+    expect([k.status, k.body.errors.map((e: any) => e.path)]).toEqual([422, ['company.city']]);
+    expect(ok(await bare.get('/1.6/tax/vat-returns/2027-01/filings' as any)).items).toEqual([]);
+    // After the PUT the header is complete.
+    const company = ok(await bare.get('/1.6/company'));
+    const put = ok(
+      await bare.put(
+        '/1.6/company',
+        unchecked({
+          ...company,
+          city: 'Košice',
+          streetNumber: '7A',
+          taxOffice: 'Daňový úrad Košice',
+          authorizedPersonName: 'Peter Hlavička',
+        }),
+      ),
+    );
+    expect([put.taxOffice, put.authorizedPersonName, put.streetNumber]).toEqual([
+      'Daňový úrad Košice',
+      'Peter Hlavička',
+      '7A',
+    ]);
+    const xml = (await get('/1.6/tax/vat-returns/2027-01', { Accept: 'application/xml' }, bare)).text;
+    expect(textOf(xml, 'danovyUrad')).toBe('Daňový úrad Košice');
+    // A house number given apart is taken as it is; the street stays whole.
+    expect(addressOf(xml)).toMatchObject({ ulica: 'Hlavná 1', cislo: '7A', obec: 'Košice' });
   });
 });

@@ -1296,9 +1296,15 @@ export interface operations {
                     taxNumber?: string | null;
                     vatNumber?: string | null;
                     street?: string | null;
+                    streetNumber?: string | null;
                     city?: string | null;
                     postalCode?: string | null;
                     country: string;
+                    taxOffice?: string | null;
+                    authorizedPersonName?: string | null;
+                    authorizedPersonPhone?: string | null;
+                    /** Format: email */
+                    authorizedPersonEmail?: string | null;
                     registration?: string | null;
                     /** Format: email */
                     email?: string | null;
@@ -3300,6 +3306,8 @@ export interface operations {
                     "application/json": {
                         period: string;
                         filings: number;
+                        /** @enum {string|null} */
+                        kind: "R" | "O" | "D" | null;
                         changed: boolean;
                         deadline: string;
                         /** @enum {string} */
@@ -3330,6 +3338,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             A2: {
@@ -3357,6 +3367,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B1: {
@@ -3384,6 +3396,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B2: {
@@ -3411,6 +3425,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B31: {
@@ -3438,6 +3454,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             } | null;
                             B32: {
@@ -3465,6 +3483,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             C1: {
@@ -3492,6 +3512,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             C2: {
@@ -3519,6 +3541,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             D1: {
@@ -3532,6 +3556,8 @@ export interface operations {
                                 baseReduced: number;
                                 /** @description decimal, at most 2 decimal places */
                                 vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                             } | null;
                             D2: {
                                 /** @description decimal, at most 2 decimal places */
@@ -3544,7 +3570,281 @@ export interface operations {
                                 baseReduced: number;
                                 /** @description decimal, at most 2 decimal places */
                                 vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                             } | null;
+                        };
+                        totals: {
+                            [key: string]: {
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                deducted?: number;
+                            };
+                        };
+                        changes?: {
+                            A1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            A2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B31: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B32: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            C1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            C2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            D1: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                            }[];
+                            D2: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                            }[];
                         };
                         xml?: string;
                     };
@@ -3692,6 +3992,8 @@ export interface operations {
                     "application/json": {
                         period: string;
                         filings: number;
+                        /** @enum {string|null} */
+                        kind: "R" | "O" | "D" | null;
                         changed: boolean;
                         deadline: string;
                         /** @enum {string} */
@@ -12471,6 +12773,8 @@ export interface operations {
                     "application/json": {
                         period: string;
                         filings: number;
+                        /** @enum {string|null} */
+                        kind: "R" | "O" | "D" | null;
                         changed: boolean;
                         deadline: string;
                         /** @enum {string} */
@@ -12501,6 +12805,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             A2: {
@@ -12528,6 +12834,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B1: {
@@ -12555,6 +12863,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B2: {
@@ -12582,6 +12892,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B31: {
@@ -12609,6 +12921,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             } | null;
                             B32: {
@@ -12636,6 +12950,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             C1: {
@@ -12663,6 +12979,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             C2: {
@@ -12690,6 +13008,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             D1: {
@@ -12703,6 +13023,8 @@ export interface operations {
                                 baseReduced: number;
                                 /** @description decimal, at most 2 decimal places */
                                 vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                             } | null;
                             D2: {
                                 /** @description decimal, at most 2 decimal places */
@@ -12715,12 +13037,288 @@ export interface operations {
                                 baseReduced: number;
                                 /** @description decimal, at most 2 decimal places */
                                 vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                             } | null;
+                        };
+                        totals: {
+                            [key: string]: {
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                deducted?: number;
+                            };
+                        };
+                        changes?: {
+                            A1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            A2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B31: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B32: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            C1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            C2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            D1: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                            }[];
+                            D2: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                            }[];
                         };
                     };
                     "application/xml": {
                         period: string;
                         filings: number;
+                        /** @enum {string|null} */
+                        kind: "R" | "O" | "D" | null;
                         changed: boolean;
                         deadline: string;
                         /** @enum {string} */
@@ -12751,6 +13349,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             A2: {
@@ -12778,6 +13378,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B1: {
@@ -12805,6 +13407,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B2: {
@@ -12832,6 +13436,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             B31: {
@@ -12859,6 +13465,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             } | null;
                             B32: {
@@ -12886,6 +13494,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             C1: {
@@ -12913,6 +13523,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             C2: {
@@ -12940,6 +13552,8 @@ export interface operations {
                                 quantity?: number | null;
                                 /** @description MJ */
                                 unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                                 documentIds: string[];
                             }[];
                             D1: {
@@ -12953,6 +13567,8 @@ export interface operations {
                                 baseReduced: number;
                                 /** @description decimal, at most 2 decimal places */
                                 vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                             } | null;
                             D2: {
                                 /** @description decimal, at most 2 decimal places */
@@ -12965,7 +13581,281 @@ export interface operations {
                                 baseReduced: number;
                                 /** @description decimal, at most 2 decimal places */
                                 vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
                             } | null;
+                        };
+                        totals: {
+                            [key: string]: {
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                deducted?: number;
+                            };
+                        };
+                        changes?: {
+                            A1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            A2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B31: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            B32: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            C1: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            C2: {
+                                /** @description Odb / Dod: the partner’s IČ DPH */
+                                partnerVatNumber?: string | null;
+                                /** @description F (FO in C.1/C.2) */
+                                documentNumber?: string;
+                                /** @description FP: the corrected invoice’s number */
+                                originalNumber?: string | null;
+                                /** @description Den */
+                                taxPoint?: string;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description D (DR) */
+                                vat?: number;
+                                /** @description S */
+                                rate?: number;
+                                /** @description O (OR) */
+                                deducted?: number;
+                                /** @description TK */
+                                commodityCode?: string | null;
+                                /** @description TD */
+                                goodsKind?: string | null;
+                                /** @description Mn */
+                                quantity?: number | null;
+                                /** @description MJ */
+                                unit?: string | null;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                                documentIds: string[];
+                            }[];
+                            D1: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                            }[];
+                            D2: {
+                                /** @description decimal, at most 2 decimal places */
+                                turnover?: number;
+                                /** @description decimal, at most 2 decimal places */
+                                base: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vat: number;
+                                /** @description decimal, at most 2 decimal places */
+                                baseReduced: number;
+                                /** @description decimal, at most 2 decimal places */
+                                vatReduced: number;
+                                /** @enum {string} */
+                                correction?: "1" | "2";
+                            }[];
                         };
                     };
                 };
@@ -24573,9 +25463,14 @@ export interface operations {
                         taxNumber: string | null;
                         vatNumber: string | null;
                         street: string | null;
+                        streetNumber: string | null;
                         city: string | null;
                         postalCode: string | null;
                         country: string;
+                        taxOffice: string | null;
+                        authorizedPersonName: string | null;
+                        authorizedPersonPhone: string | null;
+                        authorizedPersonEmail: string | null;
                         registration: string | null;
                         email: string | null;
                         phone: string | null;
@@ -24600,9 +25495,14 @@ export interface operations {
                         taxNumber: string | null;
                         vatNumber: string | null;
                         street: string | null;
+                        streetNumber: string | null;
                         city: string | null;
                         postalCode: string | null;
                         country: string;
+                        taxOffice: string | null;
+                        authorizedPersonName: string | null;
+                        authorizedPersonPhone: string | null;
+                        authorizedPersonEmail: string | null;
                         registration: string | null;
                         email: string | null;
                         phone: string | null;
@@ -24756,9 +25656,15 @@ export interface operations {
                     taxNumber?: string | null;
                     vatNumber?: string | null;
                     street?: string | null;
+                    streetNumber?: string | null;
                     city?: string | null;
                     postalCode?: string | null;
                     country: string;
+                    taxOffice?: string | null;
+                    authorizedPersonName?: string | null;
+                    authorizedPersonPhone?: string | null;
+                    /** Format: email */
+                    authorizedPersonEmail?: string | null;
                     registration?: string | null;
                     /** Format: email */
                     email?: string | null;
@@ -24783,9 +25689,15 @@ export interface operations {
                     taxNumber?: string | null;
                     vatNumber?: string | null;
                     street?: string | null;
+                    streetNumber?: string | null;
                     city?: string | null;
                     postalCode?: string | null;
                     country: string;
+                    taxOffice?: string | null;
+                    authorizedPersonName?: string | null;
+                    authorizedPersonPhone?: string | null;
+                    /** Format: email */
+                    authorizedPersonEmail?: string | null;
                     registration?: string | null;
                     /** Format: email */
                     email?: string | null;
@@ -24821,9 +25733,14 @@ export interface operations {
                         taxNumber: string | null;
                         vatNumber: string | null;
                         street: string | null;
+                        streetNumber: string | null;
                         city: string | null;
                         postalCode: string | null;
                         country: string;
+                        taxOffice: string | null;
+                        authorizedPersonName: string | null;
+                        authorizedPersonPhone: string | null;
+                        authorizedPersonEmail: string | null;
                         registration: string | null;
                         email: string | null;
                         phone: string | null;
@@ -24848,9 +25765,14 @@ export interface operations {
                         taxNumber: string | null;
                         vatNumber: string | null;
                         street: string | null;
+                        streetNumber: string | null;
                         city: string | null;
                         postalCode: string | null;
                         country: string;
+                        taxOffice: string | null;
+                        authorizedPersonName: string | null;
+                        authorizedPersonPhone: string | null;
+                        authorizedPersonEmail: string | null;
                         registration: string | null;
                         email: string | null;
                         phone: string | null;

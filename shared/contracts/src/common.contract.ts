@@ -84,6 +84,12 @@ export const CompanyProfile = z.object({
   /** Issue #21: DIČ, structured address, register line, contact and Peppol id (see `CompanyInput`). */
   taxNumber: z.string().nullable().optional(),
   street: z.string().nullable().optional(),
+  /** Issue #44: house number, tax office and the person authorised to file (see `CompanyInput`). */
+  streetNumber: z.string().nullable().optional(),
+  taxOffice: z.string().nullable().optional(),
+  authorizedPersonName: z.string().nullable().optional(),
+  authorizedPersonPhone: z.string().nullable().optional(),
+  authorizedPersonEmail: z.string().nullable().optional(),
   city: z.string().nullable().optional(),
   postalCode: z.string().nullable().optional(),
   registration: z.string().nullable().optional(),

@@ -29,6 +29,12 @@ export const CompanyProfileEntity = defineEntity({
     // Issue #21: what e-invoices and printouts say of the seller (EN 16931 BG-4).
     taxNumber: p.string().length(20).nullable(),
     street: p.string().nullable(),
+    // Issue #44: what the VAT return's header needs beyond the address.
+    streetNumber: p.string().length(20).nullable(),
+    taxOffice: p.string().length(100).nullable(),
+    authorizedPersonName: p.string().length(100).nullable(),
+    authorizedPersonPhone: p.string().length(50).nullable(),
+    authorizedPersonEmail: p.string().nullable(),
     city: p.string().length(100).nullable(),
     postalCode: p.string().length(20).nullable(),
     registration: p.string().length(500).nullable(),

@@ -13,6 +13,7 @@ import { Migration20261128000000 } from './migrations/Migration20261128000000.js
 import { Migration20261129000000 } from './migrations/Migration20261129000000.js';
 import { Migration20261130000000 } from './migrations/Migration20261130000000.js';
 import { Migration20261202000000 } from './migrations/Migration20261202000000.js';
+import { Migration20261203000000 } from './migrations/Migration20261203000000.js';
 
 export const ormOptions = {
   schema: SCHEMA,
@@ -31,5 +32,6 @@ export const ormOptions = {
     { name: 'Migration20261129000000', class: Migration20261129000000 },
     { name: 'Migration20261130000000', class: Migration20261130000000 },
     { name: 'Migration20261202000000', class: Migration20261202000000 },
+    { name: 'Migration20261203000000', class: Migration20261203000000 },
   ],
 };

@@ -6,54 +6,23 @@
  */
 import { createHash } from 'node:crypto';
 import type { ControlStatement, VatFiling, VatReturn } from '@bm/contracts';
-import { AppError, ErrorCode, ErrorKind, unprocessable, validationFailed } from '@bm/errors';
+import { AppError, ErrorCode, ErrorKind, unprocessable } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { unitCodesById } from '../references/index.js';
-import { CompanyProfileEntity, VatFilingEntity, VatManualFiguresEntity } from '../schema/entities.js';
+import { VatFilingEntity, VatManualFiguresEntity } from '../schema/entities.js';
 import { readPurchases, readSales, reverseChargeUnitIds } from './books.reads.js';
 import { classify, type Entry, type Problem } from './classify.js';
 import { type ControlStatementBody, controlStatement, type ManualFigures } from './control-statement.js';
+import { assertFiled, type Form, filerOf, periodOf } from './filer.js';
 import { type FilingKind, nextKind } from './filing-kind.js';
-import { type FilingPeriod, parseFilingPeriod } from './period.js';
-import { differs, supplementary } from './supplementary.js';
-import { RETURN_ROWS, vatReturn } from './vat-return.js';
+import type { FilingPeriod } from './period.js';
+import { sectionTotals } from './section-totals.js';
+import { differs, fullFiling, supplementary } from './supplementary.js';
+import { RETURN_ROWS, supplementaryRows, vatReturn } from './vat-return.js';
 import { controlStatementXml, type Filer, vatReturnXml } from './xml.js';
 
-type Form = 'KVDPH' | 'DPH';
-
-async function profile(ctx: Ctx) {
-  const p = await ctx.em.findOne(CompanyProfileEntity, {});
-  if (!p) throw unprocessable(ErrorCode.ReferenceNotFound, 'the company has no profile');
-  return p;
-}
-
-/** The period of `code` for this company. @throws 400 ValidationFailed naming `period` */
-export async function periodOf(ctx: Ctx, code: string): Promise<FilingPeriod> {
-  const p = await profile(ctx);
-  const parsed = parseFilingPeriod(code, p.vatPeriod === 'quarter' ? 'quarter' : 'month');
-  if (typeof parsed === 'string') throw validationFailed([{ path: 'period', message: parsed }]);
-  return parsed;
-}
-
-async function filerOf(ctx: Ctx): Promise<Filer> {
-  const p = await profile(ctx);
-  if (!p.vatNumber)
-    throw unprocessable(ErrorCode.ValidationFailed, 'the company has no IČ DPH', {
-      errors: [{ path: 'company.vatNumber', message: 'set the IČ DPH in PUT /1.6/company before filing' }],
-    });
-  return {
-    vatNumber: p.vatNumber,
-    taxNumber: p.taxNumber ?? null,
-    name: p.name,
-    country: p.country,
-    city: p.city ?? null,
-    postalCode: p.postalCode ?? null,
-    street: p.street ?? null,
-    phone: p.phone ?? null,
-    email: p.email ?? null,
-  };
-}
+export { periodOf } from './filer.js';
 
 /** Unit codes (MJ) by unit id, with the ids they were asked for. */
 interface Units {
@@ -140,7 +109,7 @@ const FORMS = {
       controlStatementXml(
         kind === 'D'
           ? supplementary(now as ControlStatementBody, filed as ControlStatementBody)
-          : (now as ControlStatementBody),
+          : fullFiling(now as ControlStatementBody),
         period,
         kind,
         filer,
@@ -152,17 +121,26 @@ const FORMS = {
     changed: (now: unknown, filed: unknown) => !sameRows(now as Rows, filed as Rows),
     xml: (
       now: unknown,
-      _filed: unknown,
+      filed: unknown,
       period: FilingPeriod,
       kind: FilingKind,
       filer: Filer,
       today: string,
-    ) => vatReturnXml(now as Record<string, string>, RETURN_ROWS, period, kind, filer, today),
+    ) =>
+      vatReturnXml(
+        kind === 'D' ? supplementaryRows(now as Rows, filed as Rows) : (now as Rows),
+        RETURN_ROWS,
+        period,
+        kind,
+        filer,
+        today,
+      ),
   },
 } as const;
 
 /** A form of a period as the books stand: its state, its filings so far, and whether it changed since. */
 async function current(kit: ServiceKit, ctx: Ctx, form: Form, period: FilingPeriod, units?: Units) {
+  assertFiled(form, period);
   const { entries, manual, problems } = await books(kit, ctx, period, units);
   if (problems.length) throw refuse(problems);
   const state = FORMS[form].build(entries, manual);
@@ -172,8 +150,15 @@ async function current(kit: ServiceKit, ctx: Ctx, form: Form, period: FilingPeri
   const head = { period: period.code, filings: filed.length, changed, deadline: period.deadline };
   /** The XML a filing of `kind` would carry now. */
   const xml = async (kind: FilingKind) =>
-    FORMS[form].xml(state, last?.state, period, kind, await filerOf(ctx), todayOf(ctx));
-  return { period, state, filed, head, xml };
+    FORMS[form].xml(state, last?.state, period, kind, await filerOf(ctx, form), todayOf(ctx));
+  /**
+   * Issue #44: what `POST …/filings` without a kind would file now (R first, D once filed and changed), or
+   * null when nothing changed since the last filing; a `GET` shows that kind and its lines.
+   */
+  const next: FilingKind | null = !filed.length ? 'R' : changed ? 'D' : null;
+  /** The XML a `GET` shows: the next filing's, or the last filing's bytes when there is nothing to file. */
+  const shown = async () => (next ? xml(next) : Buffer.from(last!.xml).toString('utf8'));
+  return { period, state, filed, head: { ...head, kind: next }, xml, shown };
 }
 
 const todayOf = (ctx: Ctx) => todayIn(ctx.timeZone ?? 'Europe/Bratislava');
@@ -190,11 +175,16 @@ export async function statement(
   withXml: boolean,
 ): Promise<ControlStatement> {
   const c = await current(kit, ctx, 'KVDPH', await periodOf(ctx, code));
+  const sections = c.state as ControlStatementBody;
   return {
     ...c.head,
     form: 'KVDPH_2025',
-    sections: c.state as ControlStatementBody,
-    ...(withXml ? { xml: await c.xml(c.filed.length ? 'O' : 'R') } : {}),
+    sections,
+    totals: sectionTotals(sections),
+    ...(c.head.kind === 'D'
+      ? { changes: supplementary(sections, c.filed.at(-1)!.state as ControlStatementBody) }
+      : {}),
+    ...(withXml ? { xml: await c.shown() } : {}),
   };
 }
 
@@ -206,11 +196,12 @@ export async function vatReturnOf(
   withXml: boolean,
 ): Promise<VatReturn> {
   const c = await current(kit, ctx, 'DPH', await periodOf(ctx, code));
+  const rows = c.state as Rows;
   return {
     ...c.head,
     form: 'DPH2025',
-    rows: c.state as Record<string, string>,
-    ...(withXml ? { xml: await c.xml(c.filed.length ? 'O' : 'R') } : {}),
+    rows: c.head.kind === 'D' ? supplementaryRows(rows, c.filed.at(-1)!.state as Rows) : rows,
+    ...(withXml ? { xml: await c.shown() } : {}),
   };
 }
 
@@ -227,6 +218,9 @@ export async function file(
   asked?: string,
 ): Promise<VatFiling> {
   const period = await periodOf(ctx, code);
+  assertFiled(form, period);
+  // The header's data are checked before anything is locked or frozen.
+  await filerOf(ctx, form);
   const units = await unitsOfPeriod(kit, ctx, period);
   return ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em } as Ctx;

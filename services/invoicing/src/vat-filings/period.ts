@@ -1,7 +1,9 @@
 /**
  * Filing periods (issue #37; §77 and §78a of Act 222/2004): a month `YYYY-MM` or a quarter `YYYY-Qn`, its
- * months, and its deadline (the 25th day after its end: §78(1), §78a(1)). Pure.
+ * months, and its deadline (the 25th day after its end: §78(1), §78a(1); issue #44: moved to the next
+ * working day when that is a Saturday, a Sunday or a day of rest, §27(2) of Act 563/2009). Pure.
  */
+import { nextWorkingDay } from './working-days.js';
 
 /** A parsed filing period. */
 export interface FilingPeriod {
@@ -11,7 +13,7 @@ export interface FilingPeriod {
   quarter: number | null;
   /** The `YYYY-MM` months it spans. */
   months: string[];
-  /** The last day on which a regular or corrective filing is due, `YYYY-MM-DD`. */
+  /** The last day on which a regular or corrective filing is due, `YYYY-MM-DD` (a working day). */
   deadline: string;
 }
 
@@ -36,5 +38,5 @@ export function parseFilingPeriod(period: string, vatPeriod: 'month' | 'quarter'
   const months = Array.from({ length: count }, (_, i) => `${year}-${pad(first + i)}`);
   const endMonth = first + count - 1;
   const next = endMonth === 12 ? `${year + 1}-01` : `${year}-${pad(endMonth + 1)}`;
-  return { code: period, year, month, quarter, months, deadline: `${next}-25` };
+  return { code: period, year, month, quarter, months, deadline: nextWorkingDay(`${next}-25`) };
 }

@@ -10,9 +10,10 @@ import type { VatCodeDef } from '../vat/vat-selection.js';
 import { classify, type PurchaseDoc, type SalesDoc } from './classify.js';
 import { controlStatement, type ManualFigures } from './control-statement.js';
 import { parseFilingPeriod } from './period.js';
-import { supplementary } from './supplementary.js';
-import { vatReturn } from './vat-return.js';
-import { controlStatementXml } from './xml.js';
+import { fullFiling, supplementary } from './supplementary.js';
+import { RETURN_ROWS, supplementaryRows, vatReturn } from './vat-return.js';
+import { easterSunday, isWorkingDay, nextWorkingDay } from './working-days.js';
+import { controlStatementXml, streetParts, vatReturnXml } from './xml.js';
 
 const code = (id: string, kind: VatCodeDef['kind'], rate: string): VatCodeDef => ({
   id,
@@ -228,6 +229,10 @@ describe('a month of documents of every kind (issue #37)', () => {
       r17: '1292.50',
       r18: '9.50',
       r19: '1564.00',
+      // Issue #44: of which §51(1)(a), a domestic supplier's invoice (B.2, B.3): 9.50 at 19 % (F-100);
+      // 92.00 (F-400) + 23.00 (B.3.1) + 690.00 (B.3.2) = 805.00 at 23 %; the self-assessed B.1 (759.00) not.
+      r20: '9.50',
+      r21: '805.00',
       r24: '-100.00',
       r25: '-23.00',
       r28: '9.20',
@@ -243,10 +248,12 @@ describe('a month of documents of every kind (issue #37)', () => {
     expect(output.toFixed(2)).toBe(dec(r.r17).plus(r.r25).toFixed(2));
     const deducted = all([...s.B1, ...s.B2, s.B31!, ...s.B32, ...s.C2], 'deducted');
     expect(deducted.toFixed(2)).toBe(sum([r.r18, r.r19]).minus(r.r28).toFixed(2));
+    const domestic = all([...s.B2, s.B31!, ...s.B32], 'deducted');
+    expect(domestic.toFixed(2)).toBe(sum([r.r20, r.r21]).toFixed(2));
   });
 
   it('writes the KVDPH_2025 XML with the official names', () => {
-    const xml = controlStatementXml(s, parseFilingPeriod('2027-01', 'month') as any, 'R', {
+    const xml = controlStatementXml(fullFiling(s), parseFilingPeriod('2027-01', 'month') as any, 'R', {
       vatNumber: 'SK2020000000',
       taxNumber: '2020000000',
       name: 'Demo s.r.o.',
@@ -254,8 +261,11 @@ describe('a month of documents of every kind (issue #37)', () => {
       city: 'Bratislava',
       postalCode: '811 01',
       street: 'Hlavná 1',
+      streetNumber: null,
       phone: null,
       email: 'a@b.sk',
+      taxOffice: 'Daňový úrad Bratislava',
+      authorizedPerson: null,
     });
     expect(xml).toContain('<KVDPH_2025 xmlns="https://ekr.financnasprava.sk/Formulare/XSD/kv_dph_2025.xsd">');
     expect(xml).toContain('<IcDphPlatitela>SK2020000000</IcDphPlatitela>');
@@ -275,17 +285,20 @@ describe('a month of documents of every kind (issue #37)', () => {
     );
     expect(xml).toContain('<D1 SumaObratov="1230.00" Z="1000.00" D="230.00" ZZn="0.00" DZn="0.00"/>');
     expect(xml).toContain('<PSC>81101</PSC>');
+    // Issue #44: the street and its number apart; no correction code outside a supplementary filing.
+    expect(xml).toMatch(/<Ulica>Hlavná<\/Ulica>\s*<Cislo>1<\/Cislo>/);
+    expect(xml).not.toContain('KOpr');
   });
 
   it('carries only a late purchase invoice in the supplementary statement', () => {
     const late = purchase({ number: 'LATE-7', rows: [row(I23, '10.00')] });
     const after = controlStatement(classify(sales, [...purchases, late], []), manual);
     const d = supplementary(after, s);
-    expect(d.B2.map((l) => [l.documentNumber, l.base, l.vat, l.deducted])).toEqual([
-      ['LATE-7', '10.00', '2.30', '2.30'],
+    expect(d.B2.map((l: any) => [l.documentNumber, l.base, l.vat, l.deducted, l.correction])).toEqual([
+      ['LATE-7', '10.00', '2.30', '2.30', '2'],
     ]);
     for (const k of ['A1', 'A2', 'B1', 'B32', 'C1', 'C2'] as const) expect(d[k]).toEqual([]);
-    expect([d.B31, d.D1, d.D2]).toEqual([null, null, null]);
+    expect([d.B31, d.D1, d.D2]).toEqual([[], [], []]);
   });
 
   it('names documents a section cannot carry', () => {
@@ -312,7 +325,8 @@ describe('periods and amounts', () => {
   it('parses months and quarters and refuses the other length', () => {
     expect(parseFilingPeriod('2027-Q1', 'quarter')).toMatchObject({
       months: ['2027-01', '2027-02', '2027-03'],
-      deadline: '2027-04-25',
+      // Issue #44: 25 April 2027 is a Sunday, so the deadline is Monday the 26th (§27(2) of Act 563/2009).
+      deadline: '2027-04-26',
       quarter: 1,
     });
     expect(parseFilingPeriod('2027-12', 'month')).toMatchObject({
@@ -328,5 +342,103 @@ describe('periods and amounts', () => {
     expect(inputVatLines([row(I23, '39.80', '100')])).toMatchObject([
       { base: '39.80', vat: '9.15', deducted: '9.15', selfAssessed: false },
     ]);
+  });
+});
+
+describe('issue #44: deadlines, the DPHv25 body, supplementary filings', () => {
+  it('moves a deadline on a weekend or a day of rest to the next working day', () => {
+    expect(easterSunday(2026)).toBe('2026-04-05');
+    expect(easterSunday(2027)).toBe('2027-03-28');
+    // 25 Dec 2026 (Friday, Christmas) → Monday 28 Dec (26th a Saturday, 27th a Sunday).
+    expect(nextWorkingDay('2026-12-25')).toBe('2026-12-28');
+    // 25 Jan 2026 is a Sunday → Monday 26 Jan.
+    expect(parseFilingPeriod('2025-12', 'month')).toMatchObject({ deadline: '2026-01-26' });
+    // 25 Oct 2025 is a Saturday → Monday 27 Oct.
+    expect(parseFilingPeriod('2025-09', 'month')).toMatchObject({ deadline: '2025-10-27' });
+    // Easter Monday 2027 (29 March) is not the 25th; Good Friday 2027 is 26 March, the day after a 25th.
+    expect(nextWorkingDay('2027-03-26')).toBe('2027-03-30');
+    // 8 May is a working day in 2026 only; 17 Nov no longer a day of rest from 2025.
+    expect(isWorkingDay('2026-05-08')).toBe(true);
+    expect(isWorkingDay('2025-05-08')).toBe(false);
+    expect(isWorkingDay('2025-11-17')).toBe(true);
+    expect(isWorkingDay('2024-11-18')).toBe(true);
+    expect(parseFilingPeriod('2027-10', 'month')).toMatchObject({ deadline: '2027-11-25' });
+  });
+
+  it('takes the house number apart from the street', () => {
+    expect(streetParts('Hlavná 12', null)).toEqual({ street: 'Hlavná', number: '12' });
+    expect(streetParts('Nám. SNP 3/A', null)).toEqual({ street: 'Nám. SNP', number: '3/A' });
+    expect(streetParts('Mlynské nivy 1234/56', null)).toEqual({ street: 'Mlynské nivy', number: '1234/56' });
+    expect(streetParts('Hlavná', null)).toEqual({ street: 'Hlavná', number: null });
+    expect(streetParts('Hlavná 12', '14')).toEqual({ street: 'Hlavná 12', number: '14' });
+  });
+
+  it('a supplementary return carries r36 and r37 against the last filing', () => {
+    const filed = { r03: '1000.00', r04: '230.00', r17: '230.00', r32: '230.00', r35: '230.00' };
+    const now = { r03: '1500.00', r04: '345.00', r17: '345.00', r32: '345.00', r35: '345.00' };
+    expect(supplementaryRows(now, filed)).toEqual({ ...now, r36: '115.00', r37: '115.00' });
+    const excess = { r19: '500.00', r33: '155.00' };
+    expect(supplementaryRows(excess, filed)).toEqual({ ...excess, r36: '-385.00', r37: '-230.00' });
+  });
+
+  it('writes every DPHv25 row in the schema’s order, splneniePodmienok between r32 and r33, no r38', () => {
+    const xml = vatReturnXml(
+      { r03: '1000.00', r04: '230.00' },
+      RETURN_ROWS,
+      parseFilingPeriod('2027-01', 'month') as any,
+      'R',
+      {
+        vatNumber: 'SK2020000000',
+        taxNumber: '2020000000',
+        name: 'Demo s.r.o.',
+        country: 'SK',
+        city: 'Bratislava',
+        postalCode: '811 01',
+        street: 'Hlavná 1',
+        streetNumber: null,
+        phone: null,
+        email: null,
+        taxOffice: 'Daňový úrad Bratislava',
+        authorizedPerson: { name: 'Ján Novák', phone: '+421 900 000 000', email: 'jan@demo.sk' },
+      },
+      '2027-02-10',
+    );
+    const order = [...xml.matchAll(/<(r\d+[a-e]?|splneniePodmienok)\b/g)].map((m) => m[1]);
+    expect(order).toEqual([
+      ...RETURN_ROWS.slice(0, RETURN_ROWS.indexOf('r33')),
+      'splneniePodmienok',
+      ...RETURN_ROWS.slice(RETURN_ROWS.indexOf('r33')),
+    ]);
+    expect(order).toContain('r11c');
+    expect(order).toContain('r23c');
+    expect(order).not.toContain('r38');
+    expect(xml).toMatch(/<danovyUrad>Daňový úrad Bratislava<\/danovyUrad>\s*<nevzniklaPov>0<\/nevzniklaPov>/);
+    expect(xml).toMatch(/<ulica>Hlavná<\/ulica>\s*<cislo>1<\/cislo>/);
+    expect(xml).toMatch(/<opravnenaOsoba>\s*<menoPriezvisko>Ján Novák<\/menoPriezvisko>/);
+    expect(xml).toContain('<datumVyhlasenia>10.2.2027</datumVyhlasenia>');
+  });
+
+  it('a changed D.2 and a removed A.1 line: the filed rows with 1, the new with 2, as filed (no differences)', () => {
+    const filed = controlStatement(classify(sales, purchases, []), manual);
+    const changedManual = { ...manual, d2: { ...manual.d2!, base23: '100.00', vat23: '23.00' } };
+    const now = controlStatement(
+      classify(
+        sales.filter((x) => x.number !== 'OF1'),
+        purchases,
+        [],
+      ),
+      changedManual,
+    );
+    const d = supplementary(now, filed);
+    expect(d.A1.map((l: any) => [l.documentNumber, l.rate, l.base, l.correction])).toEqual([
+      ['OF1', '23', '1000.00', '1'],
+      ['OF1', '19', '200.00', '1'],
+      ['OF1', '5', '100.00', '1'],
+    ]);
+    expect(d.D2.map((x: any) => [x.base, x.vat, x.correction])).toEqual([
+      [filed.D2!.base, filed.D2!.vat, '1'],
+      [now.D2!.base, now.D2!.vat, '2'],
+    ]);
+    expect([filed.D2!.base, now.D2!.base]).toEqual(['50.00', '150.00']);
   });
 });

@@ -6,7 +6,8 @@
  * r07/r08 intra-community acquisitions at 19 %, 5 %, 23 %; r09/r10, r09a/r10a, r09b/r10b other supplies whose
  * VAT the buyer owes (§69(2), (3), (12)); r13 every exempt supply (§28–§43, §46, §47), of which r14
  * intra-community supplies (§43) and r15 exports (§47); r17
- * VAT in total; r18, r18a, r19 VAT deducted at 19 %, 5 %, 23 %; r24/r25 corrections of base and VAT of
+ * VAT in total; r18, r18a, r19 VAT deducted at 19 %, 5 %, 23 %, of which r20, r20a, r21 under §51(1)(a)
+ * (a domestic supplier's invoice: B.2 and B.3 of the control statement; issue #44); r24/r25 corrections of base and VAT of
  * supplies (§25: C.1); r28 correction of deducted VAT (§53: C.2, positive when a deduction shrinks); r32 own
  * tax liability, r33 excess deduction (§79), r35 to pay. Pure.
  */
@@ -18,7 +19,11 @@ const m2 = (v: DecLike): string => dec(v).toFixed(2);
 import type { Entry } from './classify.js';
 import type { ManualFigures } from './control-statement.js';
 
-/** The rows in the form's order (the XML's `telo`). */
+/**
+ * The rows of DPHv25 (`dph2025.xsd`, vzor MF/007833/2025-731, periods from 2025-07) in the form's order
+ * (the XML's `telo`; `splneniePodmienok` stands between r32 and r33). r11c–r11e/r12c–r12e and r23a–r23c
+ * are VAT on imports whose payment is postponed (§84a), which these books do not record: always empty.
+ */
 export const RETURN_ROWS = [
   'r01',
   'r01a',
@@ -41,9 +46,15 @@ export const RETURN_ROWS = [
   'r11',
   'r11a',
   'r11b',
+  'r11c',
+  'r11d',
+  'r11e',
   'r12',
   'r12a',
   'r12b',
+  'r12c',
+  'r12d',
+  'r12e',
   'r13',
   'r14',
   'r15',
@@ -58,6 +69,9 @@ export const RETURN_ROWS = [
   'r22',
   'r22a',
   'r23',
+  'r23a',
+  'r23b',
+  'r23c',
   'r24',
   'r25',
   'r26',
@@ -72,7 +86,6 @@ export const RETURN_ROWS = [
   'r35',
   'r36',
   'r37',
-  'r38',
 ] as const;
 
 /** The rate's rows of a block: [base, VAT] at 19 %, 5 %, 23 %. */
@@ -84,6 +97,8 @@ const BLOCKS: Record<string, Record<string, [string, string]>> = {
 /** The supplies r13 totals (exempt from VAT, §28–§43, §46, §47); r14 and r15 are its "of which" rows. */
 const EXEMPT = new Set(['icSupply', 'export', 'exempt']);
 const DEDUCTED: Record<string, string> = { '19': 'r18', '5': 'r18a', '23': 'r19' };
+/** Of which deducted under §51(1)(a): VAT a domestic supplier charged on its invoice (B.2, B.3). */
+const DEDUCTED_DOMESTIC: Record<string, string> = { '19': 'r20', '5': 'r20a', '23': 'r21' };
 const VAT_ROWS = ['r02', 'r02a', 'r04', 'r06', 'r06a', 'r08', 'r10', 'r10a', 'r10b', 'r12', 'r12a', 'r12b'];
 
 /**
@@ -118,6 +133,8 @@ export function vatReturn(entries: Entry[], manual: ManualFigures): Record<strin
       add(block[rate][1], e.vat);
     }
     if (e.section.startsWith('B') && DEDUCTED[rate]) add(DEDUCTED[rate], e.deducted);
+    if ((e.section === 'B2' || e.section === 'B31' || e.section === 'B32') && DEDUCTED_DOMESTIC[rate])
+      add(DEDUCTED_DOMESTIC[rate], e.deducted);
   }
   for (const m of [manual.d1, manual.d2]) {
     if (!m) continue;
@@ -138,4 +155,22 @@ export function vatReturn(entries: Entry[], manual: ManualFigures): Record<strin
   return Object.fromEntries(
     RETURN_ROWS.filter((r) => acc.has(r) && !acc.get(r)!.isZero()).map((r) => [r, m2(acc.get(r)!)]),
   );
+}
+
+/**
+ * Issue #44: the rows of a supplementary return (dodatočné daňové priznanie, §16 of Act 563/2009): the
+ * whole return as the books stand, plus r36 — the difference against the last known own tax liability or
+ * excess deduction ((r32 − r33) now − (r32 − r33) last filed; positive: more tax) — and r37 — the difference
+ * of the tax to pay ((r35 now − r35 last filed)). docs/decisions.md cites the row labels.
+ */
+export function supplementaryRows(now: Record<string, string>, filed: Record<string, string>) {
+  const v = (rows: Record<string, string>, r: string) => dec(rows[r] ?? 0);
+  const net = (rows: Record<string, string>) => v(rows, 'r32').minus(v(rows, 'r33'));
+  const r36 = net(now).minus(net(filed));
+  const r37 = v(now, 'r35').minus(v(filed, 'r35'));
+  return {
+    ...now,
+    ...(r36.isZero() ? {} : { r36: m2(r36) }),
+    ...(r37.isZero() ? {} : { r37: m2(r37) }),
+  };
 }

@@ -3,25 +3,47 @@
  * `https://ekr.financnasprava.sk/Formulare/XSD/kv_dph_2025.xsd` (Identifikacia, Transakcie with A1 … D2
  * elements whose attributes carry the figures), and the VAT return as the `dokument` of form DPH 2025
  * (hlavicka, telo with rows r01 …). Built with fast-xml-parser's builder, as the e-invoices are; never by
- * concatenation. Pure. Element and attribute names: docs/decisions.md "VAT filings".
+ * concatenation. Pure. Element and attribute names: docs/decisions.md "VAT filings"; issue #44: the
+ * VAT return's `hlavicka` and `telo` exactly as `dph2025.xsd` (DPHv25) defines them, a supplementary
+ * control statement's lines with their correction codes (`KOpr`), the street apart from its number.
  */
 import { XMLBuilder } from 'fast-xml-parser';
-import type { ControlStatementBody, DSummary, StatementLine } from './control-statement.js';
+import type { DSummary, StatementLine } from './control-statement.js';
 import type { FilingPeriod } from './period.js';
+import type { CorrectionCode, FilingBody } from './supplementary.js';
 
 export const KVDPH_NS = 'https://ekr.financnasprava.sk/Formulare/XSD/kv_dph_2025.xsd';
 
-/** The filer as the forms name it. */
+/** The filer as the forms name it (issue #44: checked by `filerOf` before anything is built). */
 export interface Filer {
   vatNumber: string;
   taxNumber: string | null;
   name: string;
   country: string;
-  city: string | null;
+  city: string;
   postalCode: string | null;
+  /** The street without its number, and the number (`Ulica`/`ulica`, `Cislo`/`cislo`). */
   street: string | null;
+  streetNumber: string | null;
   phone: string | null;
   email: string | null;
+  /** `danovyUrad` of the VAT return. */
+  taxOffice: string | null;
+  /** `opravnenaOsoba` of the VAT return. */
+  authorizedPerson: { name: string; phone: string | null; email: string | null } | null;
+}
+
+/**
+ * The street and its number apart: `number` when given, else the trailing number of `street`
+ * (`Hlavná 12` → `Hlavná`, `12`; `Nám. SNP 3/A` → `Nám. SNP`, `3/A`); a street without one stays whole.
+ */
+export function streetParts(
+  street: string | null,
+  number: string | null,
+): { street: string | null; number: string | null } {
+  if (number || !street) return { street, number };
+  const m = /^(.*\S)[\s,]+(\d+[0-9A-Za-z]*(?:[/-]\d*[0-9A-Za-z]*)?)$/.exec(street.trim());
+  return m ? { street: m[1], number: m[2] } : { street, number: null };
 }
 
 const builder = new XMLBuilder({
@@ -39,7 +61,11 @@ const attrs = (a: Attrs) =>
       .map(([k, v]) => [`@_${k}`, v]),
   );
 
-const line = (l: StatementLine, partner: 'Odb' | 'Dod', correction = false): Attrs => ({
+const line = (
+  l: StatementLine & { correction?: CorrectionCode },
+  partner: 'Odb' | 'Dod',
+  correction = false,
+): Attrs => ({
   [partner]: l.partnerVatNumber,
   [correction ? 'FO' : 'F']: l.documentNumber,
   FP: l.originalNumber,
@@ -52,18 +78,23 @@ const line = (l: StatementLine, partner: 'Odb' | 'Dod', correction = false): Att
   Mn: l.quantity,
   MJ: l.unit,
   [correction ? 'OR' : 'O']: l.deducted,
+  KOpr: l.correction,
 });
-const d = (s: DSummary): Attrs => ({
+const d = (s: DSummary & { correction?: CorrectionCode }): Attrs => ({
   SumaObratov: s.turnover,
   Z: s.base,
   D: s.vat,
   ZZn: s.baseReduced,
   DZn: s.vatReduced,
+  KOpr: s.correction,
 });
 
-/** The control statement of `period` filed as `kind` (R, O or D) by `filer`, as KVDPH_2025 XML (UTF-8). */
+/**
+ * The control statement of `period` filed as `kind` (R, O or D) by `filer`, as KVDPH_2025 XML (UTF-8):
+ * `body` is the whole statement (R, O) or the supplementary one with its correction codes (D).
+ */
 export function controlStatementXml(
-  body: ControlStatementBody,
+  body: FilingBody,
   period: FilingPeriod,
   kind: string,
   filer: Filer,
@@ -73,14 +104,17 @@ export function controlStatementXml(
     A2: body.A2.map((l) => attrs(line(l, 'Odb'))),
     B1: body.B1.map((l) => attrs(line(l, 'Dod'))),
     B2: body.B2.map((l) => attrs(line(l, 'Dod'))),
-    B31: body.B31 ? [attrs({ Z: body.B31.base, D: body.B31.vat, O: body.B31.deducted })] : [],
-    B32: body.B32.map((l) => attrs({ Dod: l.partnerVatNumber, Z: l.base, D: l.vat, O: l.deducted })),
+    B31: body.B31.map((l) => attrs({ Z: l.base, D: l.vat, O: l.deducted, KOpr: l.correction })),
+    B32: body.B32.map((l) =>
+      attrs({ Dod: l.partnerVatNumber, Z: l.base, D: l.vat, O: l.deducted, KOpr: (l as any).correction }),
+    ),
     C1: body.C1.map((l) => attrs(line(l, 'Odb', true))),
     C2: body.C2.map((l) => attrs(line(l, 'Dod', true))),
-    D1: body.D1 ? [attrs(d(body.D1))] : [],
-    D2: body.D2 ? [attrs(d(body.D2))] : [],
+    D1: body.D1.map((s) => attrs(d(s))),
+    D2: body.D2.map((s) => attrs(d(s))),
   };
   const transakcie = Object.fromEntries(Object.entries(t).filter(([, v]) => v.length));
+  const address = streetParts(filer.street, filer.streetNumber);
   return declared({
     KVDPH_2025: {
       '@_xmlns': KVDPH_NS,
@@ -93,9 +127,10 @@ export function controlStatementXml(
         },
         Nazov: filer.name,
         Stat: filer.country === 'SK' ? 'Slovenská republika' : filer.country,
-        Obec: filer.city ?? '',
+        Obec: filer.city,
         PSC: filer.postalCode?.replace(/\s/g, '') ?? '',
-        Ulica: filer.street ?? '',
+        Ulica: address.street ?? '',
+        Cislo: address.number ?? '',
         Tel: filer.phone ?? '',
         Email: filer.email ?? '',
       },
@@ -104,7 +139,18 @@ export function controlStatementXml(
   });
 }
 
-/** The VAT return's rows (`r01` …, amounts with 2 decimals; absent rows empty) as a DPH 2025 `dokument`. */
+/** `D.M.YYYY` as the VAT return's header dates take it. */
+const formDate = (isoDate: string) => {
+  const [y, m, day] = isoDate.split('-');
+  return `${Number(day)}.${Number(m)}.${y}`;
+};
+
+/**
+ * The VAT return (DPHv25, `dph2025.xsd`): `hlavicka` with the tax office, the filer, its address with the
+ * house number apart, the person authorised to file and the declaration date; `telo` with every row of
+ * `order` (EUR, 2 decimals; rows without an amount empty) and `splneniePodmienok` between r32 and r33.
+ * `declaredOn` (`YYYY-MM-DD`) is also the day the reason for a supplementary return was found.
+ */
 export function vatReturnXml(
   rows: Record<string, string>,
   order: readonly string[],
@@ -113,17 +159,24 @@ export function vatReturnXml(
   filer: Filer,
   declaredOn: string,
 ): string {
-  const [y, m, day] = declaredOn.split('-');
+  const address = streetParts(filer.street, filer.streetNumber);
+  const telo: Record<string, string> = {};
+  for (const k of order) {
+    telo[k] = rows[k] ?? '';
+    if (k === 'r32') telo.splneniePodmienok = '0';
+  }
   return declared({
     dokument: {
       hlavicka: {
         identifikacneCislo: { kodStatu: filer.vatNumber.slice(0, 2), cislo: filer.vatNumber.slice(2) },
         dic: filer.taxNumber ?? '',
+        danovyUrad: filer.taxOffice ?? '',
+        nevzniklaPov: '0',
         typDP: {
           rdp: kind === 'R' ? '1' : '0',
           odp: kind === 'O' ? '1' : '0',
           ddp: kind === 'D' ? '1' : '0',
-          datumZisteniaDdp: kind === 'D' ? `${Number(day)}.${Number(m)}.${y}` : '',
+          datumZisteniaDdp: kind === 'D' ? formDate(declaredOn) : '',
         },
         osoba: {
           platitel: '1',
@@ -140,15 +193,21 @@ export function vatReturnXml(
         },
         meno: { riadok: filer.name },
         adresa: {
-          ulica: filer.street ?? '',
+          ulica: address.street ?? '',
+          cislo: address.number ?? '',
           psc: filer.postalCode?.replace(/\s/g, '') ?? '',
-          obec: filer.city ?? '',
+          obec: filer.city,
           telefon: filer.phone ?? '',
           email: filer.email ?? '',
         },
-        datumVyhlasenia: `${Number(day)}.${Number(m)}.${y}`,
+        opravnenaOsoba: {
+          menoPriezvisko: filer.authorizedPerson?.name ?? '',
+          telefon: filer.authorizedPerson?.phone ?? '',
+          email: filer.authorizedPerson?.email ?? '',
+        },
+        datumVyhlasenia: formDate(declaredOn),
       },
-      telo: { ...Object.fromEntries(order.map((k) => [k, rows[k] ?? ''])), splneniePodmienok: '0' },
+      telo,
     },
   });
 }

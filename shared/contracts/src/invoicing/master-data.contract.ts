@@ -206,9 +206,23 @@ export const CompanyInput = z.object({
   /** IČ DPH (BT-31), with its country prefix; checked with jsvat (400 naming vatNumber). */
   vatNumber: z.string().trim().max(20).nullable().optional(),
   street: z.string().trim().max(255).nullable().optional(),
+  /**
+   * Issue #44: the house number (súpisné/orientačné číslo) the VAT filings carry apart from the street
+   * (`cislo`, `Cislo`); when absent, the trailing number of `street` is taken.
+   */
+  streetNumber: z.string().trim().max(20).nullable().optional(),
   city: z.string().trim().max(100).nullable().optional(),
   postalCode: z.string().trim().max(20).nullable().optional(),
   country: Country(),
+  /** Issue #44: the tax office the VAT return is addressed to (`danovyUrad`), e.g. "Daňový úrad Bratislava". */
+  taxOffice: z.string().trim().max(100).nullable().optional(),
+  /**
+   * Issue #44: the person authorised to file for the company (`opravnenaOsoba` of the VAT return: a
+   * statutory body's member or an agent), with a phone and an e-mail for the tax office.
+   */
+  authorizedPersonName: z.string().trim().max(100).nullable().optional(),
+  authorizedPersonPhone: z.string().trim().max(50).nullable().optional(),
+  authorizedPersonEmail: z.email({ message: 'expected an e-mail address' }).max(255).nullable().optional(),
   /** The commercial-register line of Obchodný zákonník §3a (BT-33), e.g. "Obchodný register Mestského súdu Bratislava III, oddiel Sro, vložka č. 12345/B". */
   registration: z.string().trim().max(500).nullable().optional(),
   email: z.email({ message: 'expected an e-mail address' }).max(255).nullable().optional(),
@@ -238,9 +252,14 @@ export const Company = z.object({
   taxNumber: z.string().nullable(),
   vatNumber: z.string().nullable(),
   street: z.string().nullable(),
+  streetNumber: z.string().nullable(),
   city: z.string().nullable(),
   postalCode: z.string().nullable(),
   country: z.string(),
+  taxOffice: z.string().nullable(),
+  authorizedPersonName: z.string().nullable(),
+  authorizedPersonPhone: z.string().nullable(),
+  authorizedPersonEmail: z.string().nullable(),
   registration: z.string().nullable(),
   email: z.string().nullable(),
   phone: z.string().nullable(),

@@ -24,6 +24,8 @@ export const ControlStatementLine = z.object({
   goodsKind: z.string().nullable().optional().describe('TD'),
   quantity: Decimal4().nullable().optional().describe('Mn'),
   unit: z.string().nullable().optional().describe('MJ'),
+  /** Issue #44: `KOpr` of a supplementary filing's line: 1 removes a line filed before, 2 adds one. */
+  correction: z.enum(['1', '2']).optional(),
   documentIds: z.array(Guid()),
 });
 /** D.1 / D.2: Z, D at 23 %, ZZn, DZn at 19 % and 5 % together (D.1 with SumaObratov). */
@@ -33,6 +35,7 @@ export const ControlStatementSummary = z.object({
   vat: Amount(),
   baseReduced: Amount(),
   vatReduced: Amount(),
+  correction: z.enum(['1', '2']).optional(),
 });
 export const ControlStatementSections = z.object({
   A1: z.array(ControlStatementLine),
@@ -47,10 +50,27 @@ export const ControlStatementSections = z.object({
   D2: ControlStatementSummary.nullable(),
 });
 
+/**
+ * Issue #44: what a supplementary control statement (D) carries: only the changed lines, each with its
+ * correction code; B.3.1, D.1 and D.2 as at most two rows (the filed one with 1, the new one with 2).
+ */
+export const ControlStatementChanges = ControlStatementSections.extend({
+  B31: z.array(ControlStatementLine),
+  D1: z.array(ControlStatementSummary),
+  D2: z.array(ControlStatementSummary),
+});
+/** Issue #44: one section's totals (EUR): base, VAT, and VAT deducted where the section has it. */
+export const SectionTotal = z.object({ base: Amount(), vat: Amount(), deducted: Amount().optional() });
+
 /** The state of a period's filings: how many, and whether the books changed since the last one. */
 const FilingState = {
   period: z.string(),
   filings: z.number().int(),
+  /**
+   * Issue #44: what `POST …/filings` without a kind files now — `R` first, `D` once filed and changed —
+   * or null when nothing changed since the last filing (the XML is then the last filing's).
+   */
+  kind: z.enum(['R', 'O', 'D']).nullable(),
   /** True when documents booked since the last filing change what it carried: the next one is O or D. */
   changed: z.boolean(),
   /** The last day of a regular or corrective filing (§78, §78a: the 25th day after the period). */
@@ -61,6 +81,10 @@ export const ControlStatement = z.object({
   ...FilingState,
   form: z.literal('KVDPH_2025'),
   sections: ControlStatementSections,
+  /** Issue #44: each section's totals, to reconcile with the VAT return. */
+  totals: z.record(z.string(), SectionTotal),
+  /** Issue #44: when `kind` is `D`, the lines it carries with their correction codes. */
+  changes: ControlStatementChanges.optional(),
   /** The statement as KVDPH_2025 XML, only when the request asks `xml` (what `Accept: application/xml` answers). */
   xml: z.string().optional(),
 });
@@ -69,7 +93,10 @@ export type ControlStatement = z.infer<typeof ControlStatement>;
 export const VatReturn = z.object({
   ...FilingState,
   form: z.literal('DPH2025'),
-  /** The form's rows by number (`r01`, `r01a`, …); rows without an amount are absent. */
+  /**
+   * The form's rows by number (`r01`, `r01a`, …); rows without an amount are absent. When `kind` is `D`,
+   * with r36 and r37 (the differences against the last filing).
+   */
   rows: z.record(z.string(), Amount()),
   /** The DPH 2025 XML, only when the request asks `xml`. */
   xml: z.string().optional(),
