@@ -67,6 +67,10 @@ export async function seedDemo(o: SeedOptions): Promise<DemoCredentials> {
       registration: 'Obchodný register Mestského súdu Bratislava III, oddiel Sro, vložka č. 12345/B',
       email: 'fakturacia@demo-obchod.example',
       phone: '+421 2 1234 5678',
+      // Issue #44: the VAT return's header (danovyUrad, opravnenaOsoba).
+      taxOffice: 'Daňový úrad Bratislava',
+      authorizedPersonName: 'Mária Demová',
+      authorizedPersonEmail: 'maria.demova@demo-obchod.example',
       peppolId: '0245:2020123456',
       ossRegistered: true,
       iban: 'SK31 1200 0000 1987 4263 7541',
