@@ -277,6 +277,32 @@ describe('received documents are identified by their bytes', () => {
     expect(await purchaseCount(r.c)).toBe(before + 2);
   });
 
+  it('two connector replicas, ids repeating across senders: every document stored once, none acknowledged unstored', async () => {
+    const second = await stack.startAccessPoint(env());
+    // A slow provider: both replicas are at the same documents at once.
+    standIn.fetchDelayMs = 150;
+    try {
+      const docs = Array.from({ length: 12 }, (_, i) => {
+        const seller = i % 2 ? OTHER_SUPPLIER : SUPPLIER;
+        const xml = invoiceXml({ id: `TWIN-ID-${i >> 1}`, buyer: buyer(), seller, quantity: i + 1 });
+        standIn.deliver(r.peppolId, xml, {
+          documentId: `FA-2026-${100 + (i >> 1)}`,
+          sender: seller.endpoint,
+        });
+        return xml;
+      });
+      const mine = () => standIn.mailbox.filter((d) => d.documentId.startsWith('FA-2026-1'));
+      await eventually(async () => mine().every((d) => d.status === 'ACKNOWLEDGED'), Boolean, 60_000);
+      expect(mine().map((d) => d.status)).toEqual(Array(12).fill('ACKNOWLEDGED'));
+      // Each acknowledged document is in the inbox: by its bytes, exactly once.
+      const stored = (await inbox(r.c)).items.filter((x: any) => x.invoiceNumber?.startsWith('TWIN-ID-'));
+      expect(stored.map((x: any) => x.sha256).sort()).toEqual(docs.map(sha).sort());
+    } finally {
+      standIn.fetchDelayMs = 0;
+      await second.stop();
+    }
+  });
+
   it('a checksum that never matches: kept as needs-attention and acknowledged; one wrong once: fetched again and booked', async () => {
     const persistent = standIn.deliver(r.peppolId, invoiceXml({ id: 'CHK-1', buyer: buyer() }));
     const once = standIn.deliver(r.peppolId, invoiceXml({ id: 'CHK-2', buyer: buyer() }));

@@ -100,6 +100,8 @@ export class SapiStandIn {
   loopPages = false;
   /** How long a send is processed before it answers, ms (a second send with its key meanwhile: 409). */
   sendDelayMs = 0;
+  /** How long a fetch of a received document takes, ms (a slow provider: replicas overlap). */
+  fetchDelayMs = 0;
   /** Whether a 409 for a key in flight carries SAPI-SK's error body (ePošťák: sometimes not). */
   conflictBody = true;
   /** Every call's method, path and participant header, in order. */
@@ -194,7 +196,8 @@ export class SapiStandIn {
     });
     r.post('/document/send', (c) => this.send(c));
     r.get('/document/receive', (c) => this.list(c));
-    r.get('/document/receive/:id', (c) => {
+    r.get('/document/receive/:id', async (c) => {
+      if (this.fetchDelayMs) await new Promise((res) => setTimeout(res, this.fetchDelayMs));
       const d = this.callersDocument(c);
       if (!d) return this.error(c, NO_SUCH_DOCUMENT);
       const left = this.corrupt.get(d.documentId) ?? 0;

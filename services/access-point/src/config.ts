@@ -57,6 +57,11 @@ export const AccessPointEnv = ServiceEnv.pick({
    */
   SAPI_AUTH_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   SAPI_AUTH_BACKOFF_MAX_MS: z.coerce.number().int().min(10).max(3_600_000).default(900_000),
+  /**
+   * Issue #43: how long a replica's lease on a mailbox lasts without renewal (renewed before every
+   * acknowledgement); a replica that dies holds no mailbox longer than this, ms.
+   */
+  SAPI_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   /** Mailboxes polled at once (issue #43): one slow or broken provider does not hold up the others. */
   SAPI_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   /** How long one SAPI-SK call may take, ms. */

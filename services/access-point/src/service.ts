@@ -29,6 +29,7 @@ import { Svcm } from '@nats-io/services';
 import { CompanyAccess } from './application/company-access.js';
 import { companyOf, receiveDocument } from './application/inbound.js';
 import { startMailboxPolling } from './application/mailbox.js';
+import { MailboxLeases } from './application/mailbox-lease.js';
 import { deliver, giveUp, reportOutcome } from './application/outbound.js';
 import { serveSettings } from './application/settings-endpoints.js';
 import type { AccessPointConfig } from './config.js';
@@ -140,6 +141,7 @@ export async function startAccessPoint(
     includeDefault: config.PEPPOL_AP === 'sapi',
     concurrency: config.SAPI_POLL_CONCURRENCY,
     maxBackoffMs: config.SAPI_AUTH_BACKOFF_MAX_MS,
+    leases: new MailboxLeases(nc, config.NATS_REPLICAS ?? 1, crypto.randomUUID(), config.SAPI_LEASE_MS),
   });
 
   let stopped = false;

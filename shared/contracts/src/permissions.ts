@@ -77,6 +77,8 @@ export const MESSAGES_BUCKET = 'messages';
 export const PRINTOUTS_BUCKET = 'printouts';
 /** Payloads of events too large for one message (issue #12), read by every subscriber. */
 export const EVENTS_BUCKET = 'events';
+/** Issue #43: the key-value bucket of the connector's mailbox leases (one replica drains a mailbox). */
+export const LEASE_BUCKET = 'access_point_leases';
 
 /**
  * Read access to a stream: its info, single messages, and consumers (create, read, ack) — no purge,
@@ -109,6 +111,9 @@ function streamAccess(stream: string): string[] {
 
 /** Access to an object-store bucket: its stream `OBJ_<bucket>` and its subjects `$O.<bucket>.>`. */
 const bucketAccess = (bucket: string): string[] => [...streamAccess(`OBJ_${bucket}`), `$O.${bucket}.>`];
+
+/** Access to a key-value bucket: its stream `KV_<bucket>` and its subjects `$KV.<bucket>.>`. */
+const kvAccess = (bucket: string): string[] => [...streamAccess(`KV_${bucket}`), `$KV.${bucket}.>`];
 
 /** Subjects every JetStream client asks about (account info, stream names; no data). */
 const JS_COMMON = ['$JS.API.INFO', '$JS.API.STREAM.NAMES', '$JS.API.STREAM.LIST'];
@@ -220,6 +225,8 @@ export const NATS_PERMISSIONS: Record<NatsUserName, SubjectPermissions> = {
       ...streamReadAccess(`OBJ_${EVENTS_BUCKET}`),
       // A received document larger than one message goes through the messages bucket.
       ...bucketAccess(MESSAGES_BUCKET),
+      // Issue #43: its mailbox leases.
+      ...kvAccess(LEASE_BUCKET),
     ],
     // Its own look-ups (the gateway asks which companies it has registered), and service discovery.
     subscribe: [...serves('access-point'), '_INBOX.>'],

@@ -23,6 +23,7 @@ import { SapiClient } from '../transports/sapi/client.js';
 import { SapiError } from '../transports/sapi/errors.js';
 import type { CompanyAccess } from './company-access.js';
 import { receiveDocument } from './inbound.js';
+import { type Lease, LeaseLost, type MailboxLeases } from './mailbox-lease.js';
 
 /** What one pass over a mailbox did. */
 export interface MailboxPass {
@@ -112,6 +113,8 @@ export async function drainMailbox(
   participant: string,
   log: Logger,
   stopped: () => boolean = () => false,
+  /** Called before each acknowledgement: renews the mailbox's lease (throws LeaseLost when taken over). */
+  beforeAck: () => Promise<void> = async () => {},
 ): Promise<MailboxPass> {
   const docs = await listAll(client, participant);
   const pass: MailboxPass = { listed: docs.length, stored: 0, acknowledged: 0, failed: 0 };
@@ -128,7 +131,8 @@ export async function drainMailbox(
       });
       if (!r.ok) throw new Error(r.reason);
       if (!r.duplicate) pass.stored++;
-      // Only now: the record is committed.
+      // Only now: the record is committed, and this replica still drains the mailbox alone.
+      await beforeAck();
       await client.acknowledge(participant, d.documentId);
       pass.acknowledged++;
       log.info(
@@ -143,7 +147,7 @@ export async function drainMailbox(
       );
     } catch (e) {
       pass.failed++;
-      if (e instanceof SapiError && e.category === 'AUTH') throw e;
+      if ((e instanceof SapiError && e.category === 'AUTH') || e instanceof LeaseLost) throw e;
       log.warn(
         { companyId, providerDocumentId: d.documentId, err: (e as Error).message },
         'received document not taken; retried at the next poll',
@@ -177,6 +181,8 @@ export function startMailboxPolling(deps: {
   includeDefault: boolean;
   concurrency?: number;
   maxBackoffMs?: number;
+  /** One replica at a time per mailbox (mailbox-lease.ts). */
+  leases: MailboxLeases;
 }): () => Promise<void> {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
@@ -185,17 +191,31 @@ export function startMailboxPolling(deps: {
     if (stopped || !s.participantId) return;
     const wait = backoff.get(s.companyId);
     if (wait && wait.nextAt > Date.now()) return;
+    let lease: Lease | null = null;
     try {
       const creds = deps.access.credentialsOf(s);
       if (!creds) return;
+      // Another replica drains this mailbox now: it is its turn, not ours.
+      lease = await deps.leases.acquire(s.companyId);
+      if (!lease) return;
+      const held = lease;
       const client = new SapiClient(creds, deps.timeoutMs);
-      const p = await drainMailbox(deps.nc, client, s.companyId, s.participantId, deps.log, () => stopped);
+      const p = await drainMailbox(
+        deps.nc,
+        client,
+        s.companyId,
+        s.participantId,
+        deps.log,
+        () => stopped,
+        () => deps.leases.renew(held),
+      );
       if (p.listed) deps.log.info({ companyId: s.companyId, ...p }, 'mailbox polled');
       backoff.delete(s.companyId);
       await deps.access.succeeded(s.companyId, s);
     } catch (e) {
-      // A call its credentials' hold refused touched no network: nothing new to report.
-      if (e instanceof SapiError && e.held) return;
+      // A call its credentials' hold refused touched no network, and a lease taken over is another
+      // replica's turn: nothing to report.
+      if ((e instanceof SapiError && e.held) || e instanceof LeaseLost) return;
       const failures = (wait?.failures ?? 0) + 1;
       const delay = Math.min(deps.pollMs * 2 ** (failures - 1), deps.maxBackoffMs ?? 15 * 60_000);
       backoff.set(s.companyId, { failures, nextAt: Date.now() + delay });
@@ -204,6 +224,8 @@ export function startMailboxPolling(deps: {
         'mailbox poll failed',
       );
       await deps.access.failed(s.companyId, s, e as Error, 'poll');
+    } finally {
+      if (lease) await deps.leases.release(lease);
     }
   };
   const pass = async () => {
