@@ -145,6 +145,14 @@ beforeAll(async () => {
     vatParagraphID: ic.paragraphs.find((p: any) => p.code === 'IC-SERVICES').id,
     rows: [{ name: 'Konzultácie', quantity: 10, price: 80, unitCode: 'h' }],
   });
+  // Issue #44: the middle party's supply of a triangular trade (§45): only the recapitulative statement.
+  P.atB = await partner('ATB', { country: 'AT', vatNumber: 'ATU13585627' });
+  S.triangular = await sale({
+    partnerId: P.atB.id,
+    vatCode: 'SK0-IC',
+    vatParagraphID: ic.paragraphs.find((p: any) => p.code === 'IC-TRIANGULAR').id,
+    rows: [{ name: 'Stroj cez DE', quantity: 1, price: 3000 }],
+  });
   S.export = await sale({
     partnerId: P.usB.id,
     vatCode: 'SK0-EX',
@@ -817,5 +825,115 @@ describe('filings the Financial Administration accepts (issue #44)', () => {
     expect(textOf(xml, 'danovyUrad')).toBe('Daňový úrad Košice');
     // A house number given apart is taken as it is; the street stays whole.
     expect(addressOf(xml)).toMatchObject({ ulica: 'Hlavná 1', cislo: '7A', obec: 'Košice' });
+  });
+});
+
+describe('the recapitulative statement (issue #44, §80)', () => {
+  it('lists each customer and kind with its code; its goods agree with the return’s r14', async () => {
+    const sv = ok(await get('/1.6/tax/recapitulative-statements/2027-01'));
+    expect(sv).toMatchObject({ form: 'SVDPHv20', kind: 'R', filings: 0, deadline: '2027-02-25' });
+    expect(sv.lines.map(({ documentIds: _d, ...l }: any) => l)).toEqual([
+      { country: 'AT', vatNumber: 'U13585627', kind: 'triangular', code: '1', value: 3000 },
+      { country: 'DE', vatNumber: '123456789', kind: 'goods', code: '', value: 5000 },
+      { country: 'DE', vatNumber: '123456789', kind: 'services', code: '2', value: 800 },
+    ]);
+    expect(sv.totals).toEqual({ goods: 5000, triangular: 3000, services: 800, total: 8800 });
+    const dph = ok(await get('/1.6/tax/vat-returns/2027-01'));
+    expect(sv.totals.goods).toBe(dph.rows.r14);
+    const xml = (await get('/1.6/tax/recapitulative-statements/2027-01', { Accept: 'application/xml' })).text;
+    expect(
+      ['dic', 'riadny', 'mesiac', 'rok', 'celkovaHodnota', 'konatel'].map((t) => textOf(xml, t)),
+    ).toEqual(['2020123456', '1', '01', '2027', '8800.00', 'Jana Výkazová']);
+    const records = [
+      ...xml.matchAll(
+        /<zaznam>\s*<kodStatu>(\w*)<\/kodStatu>\s*<idCislo>(\w*)<\/idCislo>\s*<hodnota>([\d.-]*)<\/hodnota>\s*(?:<kod>(\d*)<\/kod>|<kod\/>)/g,
+      ),
+    ].map((m) => m.slice(1, 5).map((x) => x ?? ''));
+    expect(records).toEqual([
+      ['AT', 'U13585627', '3000.00', '1'],
+      ['DE', '123456789', '5000.00', ''],
+      ['DE', '123456789', '800.00', '2'],
+    ]);
+    expect(xml.match(/<zaznam>/g)).toHaveLength(12);
+  });
+
+  it('files R, then O with a corrected line and D with a line never filed; a credit note lowers its own month', async () => {
+    const r = ok(await post('/1.6/tax/recapitulative-statements/2027-01/filings'), 201);
+    expect([r.kind, r.form, r.seq]).toEqual(['R', 'SV', 1]);
+    expect(textOf((await get(`/1.6/tax/filings/${r.id}`)).text, 'celkovaHodnota')).toBe('8800.00');
+    const again = await post('/1.6/tax/recapitulative-statements/2027-01/filings');
+    expect([again.status, again.body.code]).toEqual([409, 'InvalidState']);
+    // Another supply to the German customer (its line is now 5200: a correction), and one to a French one.
+    P.frB = await partner('FRB', { country: 'FR', vatNumber: 'FR40303265045' });
+    await sale({ partnerId: P.deB.id, vatCode: 'SK0-IC', rows: [{ name: 'Diel', quantity: 1, price: 200 }] });
+    await sale({ partnerId: P.frB.id, vatCode: 'SK0-IC', rows: [{ name: 'Diel', quantity: 2, price: 350 }] });
+    const shown = ok(await get('/1.6/tax/recapitulative-statements/2027-01'));
+    expect(shown.kind).toBe('O');
+    expect(shown.changes.corrections.map((l: any) => [l.country, l.kind, l.value])).toEqual([
+      ['DE', 'goods', 5200],
+    ]);
+    expect(shown.changes.additions.map((l: any) => [l.country, l.kind, l.value])).toEqual([
+      ['FR', 'goods', 700],
+    ]);
+    const o = ok(await post('/1.6/tax/recapitulative-statements/2027-01/filings'), 201);
+    const oXml = (await get(`/1.6/tax/filings/${o.id}`)).text;
+    expect([
+      o.kind,
+      textOf(oXml, 'opravny'),
+      textOf(oXml, 'celkovaHodnota'),
+      textOf(oXml, 'idCislo'),
+    ]).toEqual(['O', '1', '5200.00', '123456789']);
+    const d = ok(await post('/1.6/tax/recapitulative-statements/2027-01/filings'), 201);
+    const dXml = (await get(`/1.6/tax/filings/${d.id}`)).text;
+    expect([
+      d.kind,
+      textOf(dXml, 'dodatocny'),
+      textOf(dXml, 'celkovaHodnota'),
+      textOf(dXml, 'kodStatu'),
+    ]).toEqual(['D', '1', '700.00', 'SK']);
+    expect(ok(await get('/1.6/tax/recapitulative-statements/2027-01'))).toMatchObject({
+      kind: null,
+      changed: false,
+    });
+    // A credit note in February corrects February (as the return does): a negative line there.
+    await sale({
+      partnerId: P.deB.id,
+      vatCode: 'SK0-IC',
+      dateCreated: '2027-02-05',
+      correctedInvoiceId: S.ic.id,
+      rows: [{ name: 'Stroj – zľava', quantity: -1, price: 1000 }],
+    });
+    const feb = ok(await get('/1.6/tax/recapitulative-statements/2027-02'));
+    expect(feb.lines.map((l: any) => [l.country, l.kind, l.value])).toEqual([['DE', 'goods', -1000]]);
+    expect(feb.totals.goods).toBe(ok(await get('/1.6/tax/vat-returns/2027-02')).rows.r14);
+    expect(
+      (await get('/1.6/tax/recapitulative-statements/2027-02', { Accept: 'application/xml' })).status,
+    ).toBe(200);
+  });
+
+  it('a quarter only for services alone; a malformed period is 400', async () => {
+    const q1 = await get('/1.6/tax/recapitulative-statements/2027-Q1');
+    expect([q1.status, q1.body.errors]).toEqual([
+      422,
+      [{ path: 'period', message: 'file the months of this quarter' }],
+    ]);
+    const ic = ok(await c.get('/1.6/vat-codes?pageSize=500')).items.find((v: any) => v.code === 'SK0-IC');
+    await sale({
+      partnerId: P.deB.id,
+      vatCode: 'SK0-IC',
+      dateCreated: '2027-05-12',
+      vatParagraphID: ic.paragraphs.find((p: any) => p.code === 'IC-SERVICES').id,
+      rows: [{ name: 'Servis', quantity: 3, price: 100 }],
+    });
+    const q2 = ok(await get('/1.6/tax/recapitulative-statements/2027-Q2'));
+    expect([q2.kind, q2.deadline, q2.lines.map((l: any) => [l.kind, l.code, l.value])]).toEqual([
+      'R',
+      '2027-07-26',
+      [['services', '2', 300]],
+    ]);
+    const xml = (await get('/1.6/tax/recapitulative-statements/2027-Q2', { Accept: 'application/xml' })).text;
+    expect([textOf(xml, 'stvrtrok'), textOf(xml, 'mesiac')]).toEqual(['2', '']);
+    const bad = await get('/1.6/tax/recapitulative-statements/2027-13');
+    expect([bad.status, bad.body.errors[0].path]).toEqual([400, 'period']);
   });
 });

@@ -223,6 +223,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.6/tax/recapitulative-statements/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recapitulative statement (SVDPHv20, §80) of a period, from the books
+         * @description JSON, or with `Accept: application/xml` the XML the Financial Administration takes. 400 for a malformed period or one of the other length than the company files; 422 naming the documents to fix.
+         */
+        get: operations["getTaxRecapitulativeStatementsByPeriod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.6/tax/filings/{id}": {
         parameters: {
             query?: never;
@@ -619,7 +639,7 @@ export interface paths {
         put?: never;
         /**
          * File the control statement: freeze the XML (R first; then D by default or O before the deadline)
-         * @description 201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix.
+         * @description 201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix, the company data the header lacks, or a period not filed.
          */
         post: operations["postTaxControlStatementsByPeriodFilings"];
         delete?: never;
@@ -640,9 +660,30 @@ export interface paths {
         put?: never;
         /**
          * File the VAT return: freeze the XML (R first; then D by default or O before the deadline)
-         * @description 201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix.
+         * @description 201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix, the company data the header lacks, or a period not filed.
          */
         post: operations["postTaxVatReturnsByPeriodFilings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/tax/recapitulative-statements/{period}/filings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The filings of a period, oldest first */
+        get: operations["getTaxRecapitulativeStatementsByPeriodFilings"];
+        put?: never;
+        /**
+         * File the recapitulative statement (§80): freeze the XML (R first; then O for corrected lines or D for lines never filed)
+         * @description 201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix, the company data the header lacks, or a period not filed.
+         */
+        post: operations["postTaxRecapitulativeStatementsByPeriodFilings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4000,6 +4041,206 @@ export interface operations {
                         form: "DPH2025";
                         rows: {
                             [key: string]: number;
+                        };
+                        xml?: string;
+                    };
+                    "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaxRecapitulativeStatementsByPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement or return */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        filings: number;
+                        /** @enum {string|null} */
+                        kind: "R" | "O" | "D" | null;
+                        changed: boolean;
+                        deadline: string;
+                        /** @enum {string} */
+                        form: "SVDPHv20";
+                        lines: {
+                            /** @description kodStatu: the IČ DPH’s country prefix */
+                            country: string;
+                            /** @description idCislo: the IČ DPH without its prefix */
+                            vatNumber: string;
+                            /** @enum {string} */
+                            kind: "goods" | "triangular" | "services";
+                            code: string;
+                            /** @description decimal, at most 2 decimal places */
+                            value: number;
+                            documentIds: string[];
+                        }[];
+                        totals: {
+                            /** @description decimal, at most 2 decimal places */
+                            goods: number;
+                            /** @description decimal, at most 2 decimal places */
+                            triangular: number;
+                            /** @description decimal, at most 2 decimal places */
+                            services: number;
+                            /** @description decimal, at most 2 decimal places */
+                            total: number;
+                        };
+                        changes?: {
+                            corrections: {
+                                /** @description kodStatu: the IČ DPH’s country prefix */
+                                country: string;
+                                /** @description idCislo: the IČ DPH without its prefix */
+                                vatNumber: string;
+                                /** @enum {string} */
+                                kind: "goods" | "triangular" | "services";
+                                code: string;
+                                /** @description decimal, at most 2 decimal places */
+                                value: number;
+                                documentIds: string[];
+                            }[];
+                            additions: {
+                                /** @description kodStatu: the IČ DPH’s country prefix */
+                                country: string;
+                                /** @description idCislo: the IČ DPH without its prefix */
+                                vatNumber: string;
+                                /** @enum {string} */
+                                kind: "goods" | "triangular" | "services";
+                                code: string;
+                                /** @description decimal, at most 2 decimal places */
+                                value: number;
+                                documentIds: string[];
+                            }[];
                         };
                         xml?: string;
                     };
@@ -14003,7 +14244,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            form: "KVDPH" | "DPH";
+                            form: "KVDPH" | "DPH" | "SV";
                             period: string;
                             /** @enum {string} */
                             kind: "R" | "O" | "D";
@@ -14018,7 +14259,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            form: "KVDPH" | "DPH";
+                            form: "KVDPH" | "DPH" | "SV";
                             period: string;
                             /** @enum {string} */
                             kind: "R" | "O" | "D";
@@ -14186,7 +14427,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         /** @enum {string} */
-                        form: "KVDPH" | "DPH";
+                        form: "KVDPH" | "DPH" | "SV";
                         period: string;
                         /** @enum {string} */
                         kind: "R" | "O" | "D";
@@ -14199,7 +14440,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         /** @enum {string} */
-                        form: "KVDPH" | "DPH";
+                        form: "KVDPH" | "DPH" | "SV";
                         period: string;
                         /** @enum {string} */
                         kind: "R" | "O" | "D";
@@ -14353,7 +14594,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            form: "KVDPH" | "DPH";
+                            form: "KVDPH" | "DPH" | "SV";
                             period: string;
                             /** @enum {string} */
                             kind: "R" | "O" | "D";
@@ -14368,7 +14609,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            form: "KVDPH" | "DPH";
+                            form: "KVDPH" | "DPH" | "SV";
                             period: string;
                             /** @enum {string} */
                             kind: "R" | "O" | "D";
@@ -14536,7 +14777,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         /** @enum {string} */
-                        form: "KVDPH" | "DPH";
+                        form: "KVDPH" | "DPH" | "SV";
                         period: string;
                         /** @enum {string} */
                         kind: "R" | "O" | "D";
@@ -14549,7 +14790,357 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         /** @enum {string} */
-                        form: "KVDPH" | "DPH";
+                        form: "KVDPH" | "DPH" | "SV";
+                        period: string;
+                        /** @enum {string} */
+                        kind: "R" | "O" | "D";
+                        seq: number;
+                        filedAt: string;
+                        sha256: string;
+                        xml?: string;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaxRecapitulativeStatementsByPeriodFilings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            form: "KVDPH" | "DPH" | "SV";
+                            period: string;
+                            /** @enum {string} */
+                            kind: "R" | "O" | "D";
+                            seq: number;
+                            filedAt: string;
+                            sha256: string;
+                            xml?: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            form: "KVDPH" | "DPH" | "SV";
+                            period: string;
+                            /** @enum {string} */
+                            kind: "R" | "O" | "D";
+                            seq: number;
+                            filedAt: string;
+                            sha256: string;
+                            xml?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postTaxRecapitulativeStatementsByPeriodFilings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A month `2027-01` or a quarter `2027-Q1`, as the company files (vatPeriod) */
+                period: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind?: "R" | "O" | "D";
+                };
+                "application/xml": {
+                    /** @enum {string} */
+                    kind?: "R" | "O" | "D";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        form: "KVDPH" | "DPH" | "SV";
+                        period: string;
+                        /** @enum {string} */
+                        kind: "R" | "O" | "D";
+                        seq: number;
+                        filedAt: string;
+                        sha256: string;
+                        xml?: string;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        form: "KVDPH" | "DPH" | "SV";
                         period: string;
                         /** @enum {string} */
                         kind: "R" | "O" | "D";

@@ -1,8 +1,9 @@
 /**
  * VAT filings (issue #37; DESIGN §6b), served by invoicing:
  *
- * - `GET /1.6/tax/control-statements/{period}` and `GET /1.6/tax/vat-returns/{period}`: JSON, or with
- *   `Accept: application/xml` the official XML (KVDPH_2025; the DPH 2025 `dokument`).
+ * - `GET /1.6/tax/control-statements/{period}`, `GET /1.6/tax/vat-returns/{period}` and (issue #44)
+ *   `GET /1.6/tax/recapitulative-statements/{period}`: JSON, or with `Accept: application/xml` the official
+ *   XML (KVDPH_2025; the DPHv25 `dokument`; the SVDPHv20 `dokument`).
  * - `PUT /1.6/tax/control-statements/{period}/manual`: D.1 and D.2 figures of the period.
  * - `POST …/{period}/filings` (`{kind?}`): freeze a filing (201); `GET …/{period}/filings`: the list.
  * - `GET /1.6/tax/filings/{id}`: a filing's frozen bytes (`ETag` of their SHA-256).
@@ -11,14 +12,17 @@ import {
   ControlStatement,
   FileInput,
   fileControlStatement,
+  fileRecapitulativeStatement,
   fileVatReturn,
   getControlStatement,
+  getRecapitulativeStatement,
   getVatFiling,
   getVatReturn,
   isGuid,
   listVatFilings,
   ManualFiguresInput,
   putManualFigures,
+  RecapitulativeStatement,
   VatFiling,
   VatReturn,
   z,
@@ -51,40 +55,49 @@ export const taxOperations: Operation[] = [
     xmlRoot: 'ControlStatement',
     run: ({ params, body }, call) => call(putManualFigures, { period: params.period, data: body }),
   },
-  ...(['control-statements', 'vat-returns'] as const).flatMap((kind): Operation[] => [
-    {
-      method: 'post',
-      path: `/1.6/tax/${kind}/{period}/filings`,
-      summary: `File the ${kind === 'control-statements' ? 'control statement' : 'VAT return'}: freeze the XML (R first; then D by default or O before the deadline)`,
-      description:
-        '201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix.',
-      tag: 'VAT filings',
-      params: PeriodParams,
-      body: { schema: FileInput },
-      reply: VatFiling,
-      xmlRoot: 'VatFiling',
-      status: 201,
-      run: ({ params, body }, call) =>
-        call(kind === 'control-statements' ? fileControlStatement : fileVatReturn, {
-          period: params.period,
-          data: body ?? {},
-        }),
-    },
-    {
-      method: 'get',
-      path: `/1.6/tax/${kind}/{period}/filings`,
-      summary: 'The filings of a period, oldest first',
-      tag: 'VAT filings',
-      params: PeriodParams,
-      reply: Filings,
-      xmlRoot: 'VatFilings',
-      run: ({ params }, call) =>
-        call(listVatFilings, {
-          form: kind === 'control-statements' ? 'KVDPH' : 'DPH',
-          period: params.period,
-        }),
-    },
-  ]),
+  ...(['control-statements', 'vat-returns', 'recapitulative-statements'] as const).flatMap(
+    (kind): Operation[] => [
+      {
+        method: 'post',
+        path: `/1.6/tax/${kind}/{period}/filings`,
+        summary:
+          kind === 'recapitulative-statements'
+            ? 'File the recapitulative statement (§80): freeze the XML (R first; then O for corrected lines or D for lines never filed)'
+            : `File the ${kind === 'control-statements' ? 'control statement' : 'VAT return'}: freeze the XML (R first; then D by default or O before the deadline)`,
+        description:
+          '201 with the filing; 409 InvalidState when nothing changed since the last filing; 422 naming the documents to fix, the company data the header lacks, or a period not filed.',
+        tag: 'VAT filings',
+        params: PeriodParams,
+        body: { schema: FileInput },
+        reply: VatFiling,
+        xmlRoot: 'VatFiling',
+        status: 201,
+        run: ({ params, body }, call) =>
+          call(
+            kind === 'control-statements'
+              ? fileControlStatement
+              : kind === 'vat-returns'
+                ? fileVatReturn
+                : fileRecapitulativeStatement,
+            { period: params.period, data: body ?? {} },
+          ),
+      },
+      {
+        method: 'get',
+        path: `/1.6/tax/${kind}/{period}/filings`,
+        summary: 'The filings of a period, oldest first',
+        tag: 'VAT filings',
+        params: PeriodParams,
+        reply: Filings,
+        xmlRoot: 'VatFilings',
+        run: ({ params }, call) =>
+          call(listVatFilings, {
+            form: kind === 'control-statements' ? 'KVDPH' : kind === 'vat-returns' ? 'DPH' : 'SV',
+            period: params.period,
+          }),
+      },
+    ],
+  ),
 ];
 
 const XML_TYPES = ['application/xml', 'text/xml'];
@@ -111,6 +124,13 @@ export function registerTaxRoutes(
       reply: VatReturn,
       root: 'VatReturn',
       title: 'The VAT return (DPH 2025)',
+    },
+    {
+      path: 'recapitulative-statements',
+      contract: getRecapitulativeStatement,
+      reply: RecapitulativeStatement,
+      root: 'RecapitulativeStatement',
+      title: 'The recapitulative statement (SVDPHv20, §80)',
     },
   ] as const;
   for (const f of forms) {

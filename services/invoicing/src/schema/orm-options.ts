@@ -14,6 +14,7 @@ import { Migration20261129000000 } from './migrations/Migration20261129000000.js
 import { Migration20261130000000 } from './migrations/Migration20261130000000.js';
 import { Migration20261202000000 } from './migrations/Migration20261202000000.js';
 import { Migration20261203000000 } from './migrations/Migration20261203000000.js';
+import { Migration20261203000100 } from './migrations/Migration20261203000100.js';
 
 export const ormOptions = {
   schema: SCHEMA,
@@ -33,5 +34,6 @@ export const ormOptions = {
     { name: 'Migration20261130000000', class: Migration20261130000000 },
     { name: 'Migration20261202000000', class: Migration20261202000000 },
     { name: 'Migration20261203000000', class: Migration20261203000000 },
+    { name: 'Migration20261203000100', class: Migration20261203000100 },
   ],
 };

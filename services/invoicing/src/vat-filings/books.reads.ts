@@ -62,7 +62,7 @@ export async function readSales(em: EntityManager, companyId: string, months: st
           [...inv.map((i) => i.id), ...rcIds],
         )
       : [];
-  const services = await intraCommunityServices(
+  const parts = await intraCommunityParts(
     em,
     inv.map((i) => i.id),
   );
@@ -76,7 +76,7 @@ export async function readSales(em: EntityManager, companyId: string, months: st
     lines: (i.summary as { vatID: string; rate: string; base: string; vat: string }[]).flatMap((l) =>
       splitServices(
         { kind: byId.get(l.vatID)?.kind ?? 'standard', rate: l.rate, base: l.base, vat: l.vat },
-        services.get(i.id),
+        parts.get(i.id),
       ),
     ),
     reverseCharge: rows
@@ -93,31 +93,47 @@ export async function readSales(em: EntityManager, companyId: string, months: st
 }
 
 /**
- * The base of each invoice's rows under the intra-community paragraph for services (`IC-SERVICES`, §15(1)
- * of Act 222/2004: the place of supply is the buyer's state), by invoice id.
+ * The base of each invoice's rows under the intra-community paragraphs that are not a supply of goods
+ * under §43: services (`IC-SERVICES`, §15(1) of Act 222/2004: the place of supply is the customer's
+ * state) and, issue #44, the middle party's supply in a triangular trade (`IC-TRIANGULAR`, §45), by
+ * invoice id.
  */
-async function intraCommunityServices(em: EntityManager, ids: string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map();
-  const rows = await em.execute<{ id: string; base: string }[]>(
-    `select r."invoice_id" as "id", sum(r."sum_base")::text as "base"
+async function intraCommunityParts(
+  em: EntityManager,
+  ids: string[],
+): Promise<Map<string, { services?: string; triangular?: string }>> {
+  const out = new Map<string, { services?: string; triangular?: string }>();
+  if (!ids.length) return out;
+  const rows = await em.execute<{ id: string; code: string; base: string }[]>(
+    `select r."invoice_id" as "id", p."code", sum(r."sum_base")::text as "base"
        from "invoicing"."sales_invoice_row" r join "invoicing"."vat_paragraph" p on p."id" = r."vat_paragraph_id"
-      where r."invoice_id" in (${ids.map(() => '?').join(',')}) and p."code" = 'IC-SERVICES'
-      group by r."invoice_id"`,
+      where r."invoice_id" in (${ids.map(() => '?').join(',')}) and p."code" in ('IC-SERVICES', 'IC-TRIANGULAR')
+      group by r."invoice_id", p."code"`,
     ids,
   );
-  return new Map(rows.map((r) => [r.id, r.base]));
+  for (const r of rows)
+    out.set(r.id, { ...out.get(r.id), [r.code === 'IC-SERVICES' ? 'services' : 'triangular']: r.base });
+  return out;
 }
 
 /**
- * An intra-community summary line with its services apart (kind `intraCommunityServices`: neither in the
- * statement nor an exempt supply of the return, only in the recapitulative statement); any other line as is.
+ * An intra-community summary line with its services (kind `intraCommunityServices`) and its triangular
+ * supplies (`intraCommunityTriangular`) apart: neither is in the control statement nor an exempt supply of
+ * the return (their place of supply is the customer's state), only in the recapitulative statement; any
+ * other line as is.
  */
-function splitServices(l: SalesDoc['lines'][number], services: string | undefined): SalesDoc['lines'] {
-  if (l.kind !== 'intraCommunity' || !services || dec(services).isZero()) return [l];
-  const goods = dec(l.base).minus(services);
+function splitServices(
+  l: SalesDoc['lines'][number],
+  parts: { services?: string; triangular?: string } | undefined,
+): SalesDoc['lines'] {
+  if (l.kind !== 'intraCommunity' || !parts) return [l];
+  const services = dec(parts.services ?? 0);
+  const triangular = dec(parts.triangular ?? 0);
+  const goods = dec(l.base).minus(services).minus(triangular);
   return [
     ...(goods.isZero() ? [] : [{ ...l, base: m2(goods) }]),
-    { ...l, kind: 'intraCommunityServices', base: m2(services) },
+    ...(services.isZero() ? [] : [{ ...l, kind: 'intraCommunityServices', base: m2(services) }]),
+    ...(triangular.isZero() ? [] : [{ ...l, kind: 'intraCommunityTriangular', base: m2(triangular) }]),
   ];
 }
 

@@ -8,8 +8,8 @@ import { CompanyProfileEntity } from '../schema/entities.js';
 import { type FilingPeriod, parseFilingPeriod } from './period.js';
 import type { Filer } from './xml.js';
 
-/** The forms: the control statement (KVDPH_2025) and the VAT return (DPHv25). */
-export type Form = 'KVDPH' | 'DPH';
+/** The forms: the control statement (KVDPH_2025), the VAT return (DPHv25), the recapitulative statement (SVDPHv20). */
+export type Form = 'KVDPH' | 'DPH' | 'SV';
 
 async function profile(ctx: Ctx) {
   const p = await ctx.em.findOne(CompanyProfileEntity, {});
@@ -38,15 +38,15 @@ export async function filerOf(ctx: Ctx, form: Form): Promise<Filer> {
   };
   need(p.vatNumber, 'vatNumber', 'the IČ DPH the filing is made under');
   need(p.city, 'city', 'the municipality of the seat (Obec), mandatory in both forms');
-  if (form === 'DPH') {
-    need(p.taxNumber, 'taxNumber', 'the DIČ (dic) of the VAT return');
+  if (form !== 'KVDPH') {
+    need(form === 'DPH' ? p.taxNumber : true, 'taxNumber', 'the DIČ (dic) of the VAT return');
     need(p.taxOffice, 'taxOffice', 'the tax office (danovyUrad) the return is addressed to');
     need(p.authorizedPersonName, 'authorizedPersonName', 'the person authorised to file (opravnenaOsoba)');
   }
   if (missing.length)
     throw unprocessable(
       ErrorCode.ValidationFailed,
-      `the company lacks what the ${form === 'DPH' ? 'VAT return' : 'control statement'} must state`,
+      `the company lacks what the ${form === 'DPH' ? 'VAT return' : form === 'SV' ? 'recapitulative statement' : 'control statement'} must state`,
       { errors: missing },
     );
   return {
@@ -79,6 +79,7 @@ export async function filerOf(ctx: Ctx, form: Form): Promise<Filer> {
  */
 export function assertFiled(form: Form, period: FilingPeriod): void {
   const first = period.months[0];
+  if (form === 'SV') return;
   const from = form === 'DPH' ? '2025-07' : '2025-01';
   if (first >= from) return;
   throw unprocessable(

@@ -36,7 +36,7 @@ const unitIdsOf = (sales: Awaited<ReturnType<typeof readSales>>) =>
  * The units of the period's reverse-charge rows, asked from the warehouse before a transaction opens (a
  * NATS request never runs inside one, docs/architecture.md).
  */
-async function unitsOfPeriod(kit: ServiceKit, ctx: Ctx, period: FilingPeriod): Promise<Units> {
+export async function unitsOfPeriod(kit: ServiceKit, ctx: Ctx, period: FilingPeriod): Promise<Units> {
   const ids = await reverseChargeUnitIds(ctx.em, ctx.companyId!, period.months);
   return { asked: new Set(ids), codes: await unitCodesById(kit, ctx, ids) };
 }
@@ -46,7 +46,7 @@ async function unitsOfPeriod(kit: ServiceKit, ctx: Ctx, period: FilingPeriod): P
  * (inside a transaction); else asked here.
  * @throws 409 InvalidState when a document with a unit not resolved beforehand was booked meanwhile
  */
-async function books(kit: ServiceKit, ctx: Ctx, period: FilingPeriod, units?: Units) {
+export async function books(kit: ServiceKit, ctx: Ctx, period: FilingPeriod, units?: Units) {
   const [sales, purchases, manualRow] = await Promise.all([
     readSales(ctx.em, ctx.companyId!, period.months),
     readPurchases(ctx.em, ctx.companyId!, period.months),
@@ -64,10 +64,11 @@ async function books(kit: ServiceKit, ctx: Ctx, period: FilingPeriod, units?: Un
   const problems: Problem[] = [];
   const entries = classify(sales, purchases, problems);
   const manual = (manualRow?.figures ?? {}) as ManualFigures;
-  return { entries, manual, problems };
+  return { entries, manual, problems, sales };
 }
 
-const refuse = (problems: Problem[]) =>
+/** 422 naming each document a filing cannot carry as it stands. */
+export const refuse = (problems: Problem[]) =>
   unprocessable(
     ErrorCode.ValidationFailed,
     `${problems.length} document(s) must be fixed before the filing`,
@@ -139,7 +140,13 @@ const FORMS = {
 } as const;
 
 /** A form of a period as the books stand: its state, its filings so far, and whether it changed since. */
-async function current(kit: ServiceKit, ctx: Ctx, form: Form, period: FilingPeriod, units?: Units) {
+async function current(
+  kit: ServiceKit,
+  ctx: Ctx,
+  form: 'KVDPH' | 'DPH',
+  period: FilingPeriod,
+  units?: Units,
+) {
   assertFiled(form, period);
   const { entries, manual, problems } = await books(kit, ctx, period, units);
   if (problems.length) throw refuse(problems);
@@ -161,7 +168,8 @@ async function current(kit: ServiceKit, ctx: Ctx, form: Form, period: FilingPeri
   return { period, state, filed, head: { ...head, kind: next }, xml, shown };
 }
 
-const todayOf = (ctx: Ctx) => todayIn(ctx.timeZone ?? 'Europe/Bratislava');
+/** The company's today, `YYYY-MM-DD`. */
+export const todayOf = (ctx: Ctx) => todayIn(ctx.timeZone ?? 'Europe/Bratislava');
 
 /**
  * `GET /1.6/tax/control-statements/{period}`: the sections (EUR, 2 decimals) and, when `withXml`, the
@@ -213,7 +221,7 @@ export async function vatReturnOf(
 export async function file(
   kit: ServiceKit,
   ctx: Ctx,
-  form: Form,
+  form: 'KVDPH' | 'DPH',
   code: string,
   asked?: string,
 ): Promise<VatFiling> {
@@ -231,7 +239,8 @@ export async function file(
   });
 }
 
-async function freeze(
+/** Stores a filing: its XML bytes, SHA-256, kind, sequence and the state the next one is measured against. */
+export async function freeze(
   ctx: Ctx,
   form: Form,
   period: string,
@@ -257,7 +266,8 @@ async function freeze(
   return filingDto(f, false);
 }
 
-const lockPeriod = (ctx: Ctx, form: Form, period: string) =>
+/** The period's advisory lock for one form, for the filing's transaction. */
+export const lockPeriod = (ctx: Ctx, form: Form, period: string) =>
   ctx.em.execute('select pg_advisory_xact_lock(hashtext(?))', [
     `vat-filing:${ctx.companyId}:${form}:${period}`,
   ]);

@@ -3,8 +3,10 @@
  */
 import {
   fileControlStatement,
+  fileRecapitulativeStatement,
   fileVatReturn,
   getControlStatement,
+  getRecapitulativeStatement,
   getVatFiling,
   getVatReturn,
   listVatFilings,
@@ -15,6 +17,7 @@ import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { VatFilingEntity, VatManualFiguresEntity } from '../schema/entities.js';
 import { file, filingDto, filingsOf, periodOf, statement, vatReturnOf } from './filings.js';
+import { fileRecap, recapPeriodOf, recapStatement } from './recap-filings.js';
 
 type X = { em: Ctx['em'] };
 
@@ -66,11 +69,24 @@ export function registerVatFilings(kit: ServiceKit): void {
     (q, ctx) => file(kit, ctx, 'DPH', q.period, q.data.kind),
     o,
   );
+  // Issue #44: the recapitulative statement.
+  serve<typeof getRecapitulativeStatement, X>(
+    kit.service,
+    getRecapitulativeStatement,
+    (q, ctx) => recapStatement(kit, ctx, q.period, !!q.xml),
+    o,
+  );
+  serve<typeof fileRecapitulativeStatement, X>(
+    kit.service,
+    fileRecapitulativeStatement,
+    (q, ctx) => fileRecap(kit, ctx, q.period, q.data.kind),
+    o,
+  );
   serve<typeof listVatFilings, X>(
     kit.service,
     listVatFilings,
     async (q, ctx) => {
-      const period = await periodOf(ctx, q.period);
+      const period = q.form === 'SV' ? recapPeriodOf(q.period) : await periodOf(ctx, q.period);
       return { items: (await filingsOf(ctx, q.form, period.code)).map((f) => filingDto(f, false)) };
     },
     o,

@@ -92,6 +92,8 @@ const SK = {
   ic: 'Dodanie tovaru do iného členského štátu oslobodené od dane podľa § 43 zákona č. 222/2004 Z. z.',
   icService:
     'Prenesenie daňovej povinnosti na príjemcu služby podľa § 15 ods. 1 zákona č. 222/2004 Z. z. (čl. 196 smernice 2006/112/ES)',
+  icTriangular:
+    'Trojstranný obchod podľa § 45 zákona č. 222/2004 Z. z.; daň platí posledný odberateľ (čl. 141 a 197 smernice 2006/112/ES)',
   export: 'Vývoz tovaru oslobodený od dane podľa § 47 zákona č. 222/2004 Z. z.',
   exempt: 'Oslobodené od dane podľa § 28 až § 42 zákona č. 222/2004 Z. z.',
   oss: 'Osobitná úprava – jednotné kontaktné miesto (OSS), čl. 369a až 369k smernice 2006/112/ES',
@@ -100,6 +102,8 @@ const EU = {
   rate: 'VAT rate under Articles 96 to 99 of Directive 2006/112/EC',
   ic: 'Exempt intra-Community supply of goods, Article 138 of Directive 2006/112/EC',
   icService: 'Reverse charge: VAT to be accounted for by the recipient, Article 196 of Directive 2006/112/EC',
+  icTriangular:
+    'Triangulation: simplified triangular transaction, VAT due by the recipient, Articles 141 and 197 of Directive 2006/112/EC',
   export: 'Exempt export of goods, Article 146 of Directive 2006/112/EC',
   exempt: 'Exempt supply, Articles 132 to 135 of Directive 2006/112/EC',
   oss: 'Special scheme One Stop Shop (OSS), Articles 369a to 369k of Directive 2006/112/EC',
@@ -159,7 +163,12 @@ export function vatCodeCatalogue(home: string): VatCodeSeed[] {
     code: `${home}0-IC`,
     name: 'Intra-Community supply 0 %',
     kind: 'intraCommunity',
-    paragraphs: [para('IC-GOODS', t.ic), para('IC-SERVICES', t.icService, false)],
+    // Issue #44: the middle party's supply in a triangular trade (§45), its own kind in the recapitulative statement.
+    paragraphs: [
+      para('IC-GOODS', t.ic),
+      para('IC-SERVICES', t.icService, false),
+      para('IC-TRIANGULAR', t.icTriangular, false),
+    ],
   });
   out.push({
     ...zero,

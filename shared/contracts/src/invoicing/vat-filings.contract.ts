@@ -103,10 +103,39 @@ export const VatReturn = z.object({
 });
 export type VatReturn = z.infer<typeof VatReturn>;
 
+/** Issue #44: one line of the recapitulative statement: one customer, one kind of supply. */
+export const RecapitulativeLine = z.object({
+  country: z.string().describe('kodStatu: the IČ DPH’s country prefix'),
+  vatNumber: z.string().describe('idCislo: the IČ DPH without its prefix'),
+  kind: z.enum(['goods', 'triangular', 'services']),
+  /** `kod`: none for goods (§43(1)), `1` the middle party of a triangular trade (§45), `2` services (§15(1)). */
+  code: z.string(),
+  /** `hodnota`, EUR; negative where a credit note outweighs the period's supplies. */
+  value: Amount(),
+  documentIds: z.array(Guid()),
+});
+/**
+ * Issue #44: the recapitulative statement (súhrnný výkaz, §80 of Act 222/2004; SVDPHv20) of a month, or of
+ * a quarter when every line is a service. `kind` R first, then O (lines filed with other figures, with the
+ * right ones) or D (lines never filed).
+ */
+export const RecapitulativeStatement = z.object({
+  ...FilingState,
+  form: z.literal('SVDPHv20'),
+  lines: z.array(RecapitulativeLine),
+  totals: z.object({ goods: Amount(), triangular: Amount(), services: Amount(), total: Amount() }),
+  /** When `kind` is O or D: the lines it carries. */
+  changes: z
+    .object({ corrections: z.array(RecapitulativeLine), additions: z.array(RecapitulativeLine) })
+    .optional(),
+  xml: z.string().optional(),
+});
+export type RecapitulativeStatement = z.infer<typeof RecapitulativeStatement>;
+
 /** A frozen filing; `xml` (base64) only where one filing is asked for. */
 export const VatFiling = z.object({
   id: Guid(),
-  form: z.enum(['KVDPH', 'DPH']),
+  form: z.enum(['KVDPH', 'DPH', 'SV']),
   period: z.string(),
   kind: z.enum(['R', 'O', 'D']),
   seq: z.number().int(),
@@ -180,11 +209,24 @@ export const fileVatReturn = defineContract({
 });
 export const listVatFilings = defineContract({
   subject: 'invoicing.tax.filings',
-  request: z.object({ form: z.enum(['KVDPH', 'DPH']), period: Period() }),
+  request: z.object({ form: z.enum(['KVDPH', 'DPH', 'SV']), period: Period() }),
   reply: z.object({ items: z.array(VatFiling) }),
 });
 export const getVatFiling = defineContract({
   subject: 'invoicing.tax.filing',
   request: z.object({ id: Guid() }),
+  reply: VatFiling,
+});
+
+/** Issue #44: `GET /1.6/tax/recapitulative-statements/{period}`. */
+export const getRecapitulativeStatement = defineContract({
+  subject: 'invoicing.tax.recapitulative-statement',
+  request: FormQuery,
+  reply: RecapitulativeStatement,
+});
+/** Issue #44: `POST /1.6/tax/recapitulative-statements/{period}/filings` (`{kind?}`: R, O or D). */
+export const fileRecapitulativeStatement = defineContract({
+  subject: 'invoicing.tax.file-recapitulative-statement',
+  request: FileRequest,
   reply: VatFiling,
 });
