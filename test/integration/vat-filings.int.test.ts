@@ -766,6 +766,16 @@ describe('filings the Financial Administration accepts (issue #44)', () => {
     ).toEqual(['0', '1', formDate(today()), '105.80', '105.80', '342.70', '342.70', '-23.00', '-23.00']);
   });
 
+  it('two filings of one period at once: one R, the other refused, never two of one sequence', async () => {
+    const both = await Promise.all([
+      post('/1.6/tax/control-statements/2027-08/filings'),
+      post('/1.6/tax/control-statements/2027-08/filings'),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    const items = ok(await get('/1.6/tax/control-statements/2027-08/filings')).items;
+    expect(items.map((f: any) => [f.kind, f.seq])).toEqual([['R', 1]]);
+  });
+
   it('refuses a period the service does not file with 422 naming the periods it files, freezing nothing', async () => {
     for (const [path, from] of [
       ['/1.6/tax/vat-returns/2025-06', '2025-07'],

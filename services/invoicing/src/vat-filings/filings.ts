@@ -25,7 +25,7 @@ import { controlStatementXml, type Filer, vatReturnXml } from './xml.js';
 export { periodOf } from './filer.js';
 
 /** Unit codes (MJ) by unit id, with the ids they were asked for. */
-interface Units {
+export interface Units {
   asked: Set<string>;
   codes: Map<string, string>;
 }
@@ -213,30 +213,30 @@ export async function vatReturnOf(
   };
 }
 
+/** What a filing of a period freezes: its kind and sequence, its XML, and the state the next one is measured against. */
+export interface PreparedFiling {
+  kind: FilingKind;
+  seq: number;
+  xml: string;
+  state: unknown;
+}
+
 /**
- * `POST …/{period}/filings`: freezes the next filing of `form` (kind by {@link nextKind}) in one
- * transaction under the period's advisory lock, so two filings cannot take the same sequence.
+ * Inside the filing's transaction (`ctx.em` is the document's): the next filing of `form` (kind by
+ * {@link nextKind}) as the books stand, `units` resolved beforehand.
  * @throws 400, 409, 422 as {@link nextKind} and {@link statement}
  */
-export async function file(
+export async function prepareFiling(
   kit: ServiceKit,
   ctx: Ctx,
   form: 'KVDPH' | 'DPH',
-  code: string,
+  period: FilingPeriod,
+  units: Units,
   asked?: string,
-): Promise<VatFiling> {
-  const period = await periodOf(ctx, code);
-  assertFiled(form, period);
-  // The header's data are checked before anything is locked or frozen.
-  await filerOf(ctx, form);
-  const units = await unitsOfPeriod(kit, ctx, period);
-  return ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em } as Ctx;
-    await lockPeriod(tx, form, period.code);
-    const c = await current(kit, tx, form, period, units);
-    const kind = nextKind(c.filed.length, c.head.changed, asked, c.period.deadline, todayOf(tx));
-    return freeze(tx, form, c.period.code, kind, c.filed.length + 1, await c.xml(kind), c.state);
-  });
+): Promise<PreparedFiling> {
+  const c = await current(kit, ctx, form, period, units);
+  const kind = nextKind(c.filed.length, c.head.changed, asked, c.period.deadline, todayOf(ctx));
+  return { kind, seq: c.filed.length + 1, xml: await c.xml(kind), state: c.state };
 }
 
 /** Stores a filing: its XML bytes, SHA-256, kind, sequence and the state the next one is measured against. */

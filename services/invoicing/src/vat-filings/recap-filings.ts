@@ -4,14 +4,15 @@
  * quarter when the payer supplied services alone in it (§80(1)); due by the 25th after the period (the
  * next working day when that is a day off). `R` carries every line; afterwards `O` the lines filed with
  * figures that no longer hold (with the right ones; 0 for a line gone) and `D` the lines never filed —
- * each filing's state is the lines filed so far, what the next one is measured against.
+ * each filing's state is the lines filed so far, what the next one is measured against. Filed through the
+ * document kind `vatFilingKind` (vat-filing.kind.ts).
  */
-import type { RecapitulativeStatement, VatFiling } from '@bm/contracts';
+import type { RecapitulativeStatement } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, unprocessable, validationFailed } from '@bm/errors';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import type { Problem } from './classify.js';
 import { filerOf } from './filer.js';
-import { books, filingsOf, freeze, lockPeriod, refuse, todayOf, unitsOfPeriod } from './filings.js';
+import { books, filingsOf, type PreparedFiling, refuse, todayOf, type Units } from './filings.js';
 import { type FilingPeriod, parseFilingPeriod } from './period.js';
 import { recapXml } from './recap-xml.js';
 import {
@@ -55,12 +56,7 @@ function suppliesOf(sales: Awaited<ReturnType<typeof books>>['sales']): IcSupply
 }
 
 /** The statement as the books stand, what was filed, and what the next filing carries. */
-async function current(
-  kit: ServiceKit,
-  ctx: Ctx,
-  period: FilingPeriod,
-  units?: Awaited<ReturnType<typeof unitsOfPeriod>>,
-) {
+async function current(kit: ServiceKit, ctx: Ctx, period: FilingPeriod, units?: Units) {
   const { sales } = await books(kit, ctx, period, units);
   const problems: Problem[] = [];
   const lines = recapLines(suppliesOf(sales), problems);
@@ -116,33 +112,31 @@ const conflict = (detail: string, message: string) =>
   new AppError(ErrorKind.conflict, ErrorCode.InvalidState, detail, { errors: [{ path: 'kind', message }] });
 
 /**
- * `POST /1.6/tax/recapitulative-statements/{period}/filings` (`{kind?}`): freezes the next filing — R
- * first, then O (corrections) or D (additions), the one asked or the one due — in one transaction under
- * the period's advisory lock. @throws 400 (R not first); 409 InvalidState (nothing of that kind to file);
- * 422 as {@link recapStatement}
+ * Inside the filing's transaction (`ctx.em` is the document's): the next recapitulative statement's filing
+ * — R first, then O (corrections) or D (additions), the one asked or the one due.
+ * @throws 400 (R not first); 409 InvalidState (nothing of that kind to file); 422 as {@link recapStatement}
  */
-export async function fileRecap(kit: ServiceKit, ctx: Ctx, code: string, asked?: string): Promise<VatFiling> {
-  const period = recapPeriodOf(code);
-  await filerOf(ctx, 'SV');
-  const units = await unitsOfPeriod(kit, ctx, period);
-  return ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em } as Ctx;
-    await lockPeriod(tx, 'SV', period.code);
-    const c = await current(kit, tx, period, units);
-    if (!c.filed.length && asked && asked !== 'R')
-      throw validationFailed([{ path: 'kind', message: 'the first filing of a period is R' }]);
-    if (c.filed.length && asked === 'R')
-      throw conflict('the period is filed already; file O or D', 'filed already');
-    const kind = (asked as Kind | undefined) ?? c.next;
-    if (!kind) throw conflict('nothing changed since the last filing', 'nothing to file');
-    if (!c.carried(kind).length)
-      throw conflict(
-        kind === 'O'
-          ? 'no filed line has other figures now: nothing to correct'
-          : 'no line is missing from the filings',
-        'nothing to file',
-      );
-    const state = kind === 'R' ? c.lines : recapFiled(c.filedLines, c.carried(kind));
-    return freeze(tx, 'SV', period.code, kind, c.filed.length + 1, await c.xml(kind), state);
-  });
+export async function prepareRecapFiling(
+  kit: ServiceKit,
+  ctx: Ctx,
+  period: FilingPeriod,
+  units: Units,
+  asked?: string,
+): Promise<PreparedFiling> {
+  const c = await current(kit, ctx, period, units);
+  if (!c.filed.length && asked && asked !== 'R')
+    throw validationFailed([{ path: 'kind', message: 'the first filing of a period is R' }]);
+  if (c.filed.length && asked === 'R')
+    throw conflict('the period is filed already; file O or D', 'filed already');
+  const kind = (asked as Kind | undefined) ?? c.next;
+  if (!kind) throw conflict('nothing changed since the last filing', 'nothing to file');
+  if (!c.carried(kind).length)
+    throw conflict(
+      kind === 'O'
+        ? 'no filed line has other figures now: nothing to correct'
+        : 'no line is missing from the filings',
+      'nothing to file',
+    );
+  const state = kind === 'R' ? c.lines : recapFiled(c.filedLines, c.carried(kind));
+  return { kind, seq: c.filed.length + 1, xml: await c.xml(kind), state };
 }
