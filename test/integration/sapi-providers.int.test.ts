@@ -406,6 +406,49 @@ describe('received documents are identified by their bytes', () => {
   });
 });
 
+describe('a provider’s rate limit', () => {
+  it('X-RateLimit-Remaining 0 holds every call until the reset: no 429 is ever provoked, and the invoice goes', async () => {
+    await connector();
+    // Three calls a window of 1.5 s: a mint, a listing and one more, then the provider would answer 429.
+    const limited = new SapiStandIn({ 'client-l': 'secret-l-0123456789' }, '/sapi/v1', {
+      rateLimit: 3,
+      rateWindowMs: 1500,
+    });
+    await limited.listen();
+    try {
+      const { c, wh } = await company('Limitka s.r.o.');
+      ok(
+        await c.put(
+          '/1.6/company/access-point',
+          unchecked({
+            transport: 'sapi',
+            url: limited.url,
+            clientId: 'client-l',
+            clientSecret: 'secret-l-0123456789',
+          }),
+        ),
+      );
+      const held = await eventually(
+        async () => ok(await c.get('/1.6/company/access-point')),
+        (v) => v.hold?.category === 'RATE_LIMIT',
+        30_000,
+      );
+      expect(held.hold).toMatchObject({
+        category: 'RATE_LIMIT',
+        error: expect.stringContaining('rate limit'),
+      });
+      const { inv } = await issueTo(c, wh, RECEIVER);
+      await until(c, inv.id, 'sent');
+      expect(limited.sent.map((x) => x.idempotencyKey)).toEqual([sendKey(inv.id, 1)]);
+      // The connector waited for each reset instead of calling into a spent limit.
+      expect(limited.calls.filter((x) => x.status === 429)).toEqual([]);
+      expect(limited.calls.length).toBeGreaterThan(3);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('an answer we do not understand is an error, not an empty mailbox', () => {
   it('a listing of an unknown shape and a page token that repeats: the error in the settings and the test', async () => {
     await connector();
