@@ -42,6 +42,8 @@ export class MetricsPorts {
   launch(instance: string): { env: Record<string, string>; exited(): void } {
     const portFile = join(this.dir, `metrics-${instance}.port`);
     rmSync(portFile, { force: true });
+    // Rewritten at every (re)start, as before issue #43: a restart with a known port lists it at once.
+    writeTargets(this.targetsFile, this.ports, this.host);
     let bound = false;
     const watch = setInterval(() => {
       const p = Number(existsSync(portFile) ? readFileSync(portFile, 'utf8').trim() : Number.NaN);
