@@ -149,19 +149,25 @@ const changeDto = (c: DeliveryState & { at: Date }): EInvoiceStatusChange => ({
 });
 
 /**
- * The invoices of this company whose issued e-invoice is held back by refused credentials (issue #43):
- * `failed` with the reason `AUTH`, and with `includeQueued` every `issued` or `queued` one; oldest first.
+ * The invoices of company `companyId` whose issued e-invoice is held back by refused credentials (issue
+ * #43): `failed` with the reason `AUTH`, and with `includeQueued` every `issued` or `queued` one; oldest
+ * first, at most `limit` (the reason is matched in the query, so other failures never crowd them out).
  */
-export async function heldDeliveries(em: EntityManager, includeQueued: boolean, limit: number) {
-  const statuses = includeQueued ? ['failed', 'issued', 'queued'] : ['failed'];
-  const rows = await em.find(
-    EInvoiceDocumentEntity,
-    { direction: 'issued', deliveryStatus: { $in: statuses } },
-    { fields: ['documentId', 'deliveryStatus', 'reasons'] as any, orderBy: { createdAt: 'asc' }, limit },
+export async function heldDeliveries(
+  em: EntityManager,
+  companyId: string,
+  includeQueued: boolean,
+  limit: number,
+): Promise<string[]> {
+  const rows = await em.execute<{ document_id: string }[]>(
+    `select "document_id" from "invoicing"."e_invoice_document"
+      where "company_id" = ? and "direction" = 'issued'
+        and (("delivery_status" = 'failed' and "reasons" @> '[{"code":"AUTH"}]'::jsonb)
+             or (? and "delivery_status" in ('issued', 'queued')))
+      order by "created_at" limit ?`,
+    [companyId, includeQueued, limit],
   );
-  return rows
-    .filter((r) => r.deliveryStatus !== 'failed' || (r.reasons ?? []).some((x) => x.code === 'AUTH'))
-    .map((r) => r.documentId);
+  return rows.map((r) => r.document_id);
 }
 
 /** Enqueues an issued e-invoice's issued event again (its status unchanged) in transaction `tx`. */

@@ -101,7 +101,7 @@ export async function releaseHeldEInvoices(
   ctx: Ctx,
   q: { includeQueued: boolean; limit: number },
 ): Promise<{ released: number; requeued: number }> {
-  const ids = await heldDeliveries(ctx.em, q.includeQueued, q.limit);
+  const ids = await heldDeliveries(ctx.em, ctx.companyId!, q.includeQueued, q.limit);
   let released = 0;
   let requeued = 0;
   for (const invoiceId of ids) {

@@ -16,7 +16,6 @@ import { notFound } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
 import { VatFilingEntity, VatManualFiguresEntity } from '../schema/entities.js';
-import { assertFiled } from './filer.js';
 import { filingDto, filingsOf, periodOf, statement, vatReturnOf } from './filings.js';
 import { recapPeriodOf, recapStatement } from './recap-filings.js';
 import { fileForm } from './vat-filing.kind.js';
@@ -62,21 +61,13 @@ export function registerVatFilings(kit: ServiceKit): void {
   serve<typeof fileControlStatement, X>(
     kit.service,
     fileControlStatement,
-    async (q, ctx) => {
-      const period = await periodOf(ctx, q.period);
-      assertFiled('KVDPH', period);
-      return fileForm(kit, ctx, 'KVDPH', period, q.data.kind);
-    },
+    (q, ctx) => fileForm(kit, ctx, 'KVDPH', q.period, q.data.kind),
     o,
   );
   serve<typeof fileVatReturn, X>(
     kit.service,
     fileVatReturn,
-    async (q, ctx) => {
-      const period = await periodOf(ctx, q.period);
-      assertFiled('DPH', period);
-      return fileForm(kit, ctx, 'DPH', period, q.data.kind);
-    },
+    (q, ctx) => fileForm(kit, ctx, 'DPH', q.period, q.data.kind),
     o,
   );
   // Issue #44: the recapitulative statement.
@@ -89,7 +80,7 @@ export function registerVatFilings(kit: ServiceKit): void {
   serve<typeof fileRecapitulativeStatement, X>(
     kit.service,
     fileRecapitulativeStatement,
-    (q, ctx) => fileForm(kit, ctx, 'SV', recapPeriodOf(q.period), q.data.kind),
+    (q, ctx) => fileForm(kit, ctx, 'SV', q.period, q.data.kind),
     o,
   );
   serve<typeof listVatFilings, X>(

@@ -10,7 +10,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { FilingPeriod } from './period.js';
 import type { RecapLine } from './recapitulative.js';
-import { type Filer, streetParts } from './xml.js';
+import { addressOf, type Filer } from './xml.js';
 
 const builder = new XMLBuilder({ ignoreAttributes: false, suppressEmptyNode: true, format: true });
 
@@ -54,7 +54,6 @@ export function recapXml(
     }),
     zaznamCast2: Array.from({ length: PER_PAGE }, () => emptyCallOff),
   }));
-  const address = streetParts(filer.street, filer.streetNumber);
   const [y, m, d] = declaredOn.split('-');
   const tree = {
     dokument: {
@@ -75,14 +74,7 @@ export function recapXml(
           rok: String(period.year),
         },
         obchodneMeno: { riadok: nameLines(filer.name) },
-        adresa: {
-          ulica: address.street ?? '',
-          cislo: address.number ?? '',
-          psc: filer.postalCode?.replace(/\s/g, '') ?? '',
-          obec: filer.city,
-          tel: filer.phone ?? '',
-          email: filer.email ?? '',
-        },
+        adresa: { ...addressOf(filer), tel: filer.phone ?? '', email: filer.email ?? '' },
         celkovaHodnota: total,
         konatel: filer.authorizedPerson?.name ?? '',
         konatelTel: filer.authorizedPerson?.phone ?? '',

@@ -9,7 +9,7 @@
  */
 import type { VatFiling } from '@bm/contracts';
 import { type Ctx, type DocumentKind, runDocument, type ServiceKit, storedNumbering } from '@bm/service-kit';
-import { type Form, filerOf } from './filer.js';
+import { assertFiled, type Form, filerOf, periodOf } from './filer.js';
 import {
   freeze,
   lockPeriod,
@@ -19,7 +19,7 @@ import {
   unitsOfPeriod,
 } from './filings.js';
 import type { FilingPeriod } from './period.js';
-import { prepareRecapFiling } from './recap-filings.js';
+import { prepareRecapFiling, recapPeriodOf } from './recap-filings.js';
 
 /** A filing asked for: the form and period, the kind asked (if any), the units resolved before the transaction. */
 export interface FilingInput {
@@ -53,17 +53,21 @@ export const vatFilingKind: DocumentKind<FilingInput, PreparedFiling, VatFiling,
 };
 
 /**
- * `POST …/{period}/filings` of any form: the header's data checked and the units resolved before the
- * transaction, then the filing as a document kind. @throws as `prepareFiling` / `prepareRecapFiling`
- * and 422 for missing header data
+ * `POST …/{period}/filings` of any form: the period resolved as the form takes it (the company's VAT
+ * period for KVDPH and DPH, a month or a services-only quarter for SV) and checked as filed here, the
+ * header's data checked and the units resolved before the transaction, then the filing as a document
+ * kind. @throws 400 (period), 422 (a period not filed, missing header data), and as `prepareFiling` /
+ * `prepareRecapFiling`
  */
 export async function fileForm(
   kit: ServiceKit,
   ctx: Ctx,
   form: Form,
-  period: FilingPeriod,
+  code: string,
   asked?: string,
 ): Promise<VatFiling> {
+  const period = form === 'SV' ? recapPeriodOf(code) : await periodOf(ctx, code);
+  assertFiled(form, period);
   await filerOf(ctx, form);
   const units = await unitsOfPeriod(kit, ctx, period);
   return runDocument(vatFilingKind, ctx.em, { kit, ctx, form, period, asked, units });

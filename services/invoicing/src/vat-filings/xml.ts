@@ -33,6 +33,17 @@ export interface Filer {
   authorizedPerson: { name: string; phone: string | null; email: string | null } | null;
 }
 
+/** The filer's address as the VAT return's and the recapitulative statement's `adresa` begin it. */
+export function addressOf(filer: Filer) {
+  const { street, number } = streetParts(filer.street, filer.streetNumber);
+  return {
+    ulica: street ?? '',
+    cislo: number ?? '',
+    psc: filer.postalCode?.replace(/\s/g, '') ?? '',
+    obec: filer.city,
+  };
+}
+
 /**
  * The street and its number apart: `number` when given, else the trailing number of `street`
  * (`Hlavná 12` → `Hlavná`, `12`; `Nám. SNP 3/A` → `Nám. SNP`, `3/A`); a street without one stays whole.
@@ -159,7 +170,6 @@ export function vatReturnXml(
   filer: Filer,
   declaredOn: string,
 ): string {
-  const address = streetParts(filer.street, filer.streetNumber);
   const telo: Record<string, string> = {};
   for (const k of order) {
     telo[k] = rows[k] ?? '';
@@ -192,14 +202,7 @@ export function vatReturnXml(
           rok: String(period.year),
         },
         meno: { riadok: filer.name },
-        adresa: {
-          ulica: address.street ?? '',
-          cislo: address.number ?? '',
-          psc: filer.postalCode?.replace(/\s/g, '') ?? '',
-          obec: filer.city,
-          telefon: filer.phone ?? '',
-          email: filer.email ?? '',
-        },
+        adresa: { ...addressOf(filer), telefon: filer.phone ?? '', email: filer.email ?? '' },
         opravnenaOsoba: {
           menoPriezvisko: filer.authorizedPerson?.name ?? '',
           telefon: filer.authorizedPerson?.phone ?? '',

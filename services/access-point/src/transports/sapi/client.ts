@@ -39,7 +39,8 @@ interface CachedToken {
 const tokens = new Map<string, CachedToken>();
 const minting = new Map<string, Promise<CachedToken>>();
 
-const tokenKey = (c: SapiCredentials) =>
+/** The key of a set of credentials: its tokens and its hold (holds.ts) are kept under it. */
+export const credentialsKey = (c: SapiCredentials) =>
   [
     trimBase(c.url),
     c.clientId,
@@ -54,9 +55,6 @@ export function clearTokenCache(): void {
   holds.clear();
 }
 
-/** The key of a set of credentials: its tokens and its hold (holds.ts) are kept under it. */
-export const credentialsKey = tokenKey;
-
 /**
  * A SAPI-SK client for one set of credentials. Token cache and holds shared by every client of the same
  * credentials. Every call first checks the credentials' hold (holds.ts): a held call fails at once.
@@ -68,7 +66,7 @@ export class SapiClient {
     readonly creds: SapiCredentials,
     private readonly timeoutMs = 30_000,
   ) {
-    this.key = tokenKey(creds);
+    this.key = credentialsKey(creds);
   }
 
   private async fetch(path: string, init: RequestInit): Promise<Response> {

@@ -106,11 +106,6 @@ export class CredentialHolds {
     for (const l of this.listeners) l(key);
   }
 
-  /** Whether `key` is held for its credentials (also while a try after the back-off is under way). */
-  isRefused(key: string): boolean {
-    return this.auth.has(key);
-  }
-
   view(key: string, now = Date.now()): HoldView | null {
     const h = this.auth.get(key);
     if (h)
