@@ -306,6 +306,18 @@ describe('outbound: every VAT case', () => {
       y.one('/inv:Invoice/cac:Delivery/cac:DeliveryLocation/cac:Address/cac:Country/cbc:IdentificationCode'),
     ).toBe('DE');
     expect(y.one('//cac:LegalMonetaryTotal/cbc:PayableAmount')).toBe('63.00');
+    // Issue #44: the middle party's supply in a triangular trade (§45): an intra-community supply (K) as
+    // EN 16931 has no category of its own for it (the e-invoice's exemption text is the category's).
+    const t = await invoice({
+      partnerId: P.de.id,
+      vatCode: 'SK0-IC',
+      vatParagraphID: ic.paragraphs.find((p: any) => p.code === 'IC-TRIANGULAR').id,
+      rows: [{ name: 'Stroj cez AT', quantity: 1, price: 300 }],
+    });
+    const z = (await draft(t.id, 'triangular')).x;
+    expect(z.one('//cac:TaxSubtotal/cac:TaxCategory/cbc:ID')).toBe('K');
+    expect(z.one('//cac:TaxSubtotal/cac:TaxCategory/cbc:TaxExemptionReasonCode')).toBe('VATEX-EU-IC');
+    expect(z.one('//cac:LegalMonetaryTotal/cbc:PayableAmount')).toBe('300.00');
   });
 
   it('export (G) and exempt (E)', async () => {
