@@ -24,6 +24,7 @@ import { idempotency } from './middleware/idempotency.js';
 import { requestId } from './middleware/request-id.js';
 import { telemetry } from './middleware/telemetry.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
+import { bankOperations, registerBankRoutes } from './routes/bank.routes.js';
 import { registerEInvoiceRoutes } from './routes/e-invoice.routes.js';
 import { invoiceOperations } from './routes/invoices.routes.js';
 import { masterDataOperations } from './routes/master-data.routes.js';
@@ -246,6 +247,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     negotiate,
   );
   registerTaxRoutes(app, { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS }, authenticate);
+  registerBankRoutes(
+    app,
+    { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
+    authenticate,
+    negotiate,
+  );
   const keyed = idempotency({
     store: deps.idempotency,
     // A running request holds its key for two NATS round trips' worth of deadline plus a grace.
@@ -254,7 +261,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   });
   registerOperations(
     app,
-    [...warehouseOperations, ...invoiceOperations, ...masterDataOperations, ...(deps.operations ?? [])],
+    [
+      ...warehouseOperations,
+      ...invoiceOperations,
+      ...masterDataOperations,
+      ...bankOperations,
+      ...(deps.operations ?? []),
+    ],
     { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
     [authenticate, negotiate],
     [keyed],

@@ -260,6 +260,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.6/bank/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Imported bank statements, newest period first (issue #45) */
+        get: operations["getBankStatements"];
+        put?: never;
+        /**
+         * Import a bank statement (ISO 20022 camt.053 .001.02 to .001.08) as the bank gave it
+         * @description Its entries are stored once per account (by the bank's reference) and paired with open invoices by variable symbol, then by the counterparty's IBAN and amount; fees and interest posted; reversals undo their entry. 201 with the statement; 200 when the same file was imported before. 400 not a camt.053 (DTDs refused), 422 an IBAN that is not a company bank account or an entry in another currency.
+         */
+        post: operations["postBankStatements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/statements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A statement with its entries (JSON), or its bytes as received (`Accept: application/xml`) */
+        get: operations["getBankStatementsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/payment-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A payment order (JSON), or its pain.001.001.03 bytes (`Accept: application/xml`) */
+        get: operations["getBankPaymentOrdersById"];
+        put?: never;
+        post?: never;
+        /** Cancel an open payment order (its invoices can be ordered again) */
+        delete: operations["deleteBankPaymentOrdersById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.6/warehouses/issue-cards/copy": {
         parameters: {
             query?: never;
@@ -1276,6 +1332,114 @@ export interface paths {
         /** Replace the caller's own company profile (the whole record; read-only fields may be sent back) */
         put: operations["putCompany"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bank entries by status (`unpaired`, `paired`, `posted`, `ignored`, `reversed`) and account, with candidates and pairings */
+        get: operations["getBankEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/entries/{id}/pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pair an entry with an invoice by hand: `{invoiceId, amount?}`
+         * @description `amount` (positive, the entry's currency) defaults to what the entry has left, at most what the invoice has open; more than the invoice has open is the partner's overpayment. An overpayment the entry left on another invoice of the same partner moves. 409 InvalidState (posted, reversed), 409 Conflict (nothing left), 422 naming invoiceId or amount.
+         */
+        post: operations["postBankEntriesByIdPairings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/entries/{id}/pairings/{pairingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a pairing: the invoice reopens */
+        delete: operations["deleteBankEntriesByIdPairingsByPairingId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/entries/{id}/ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ignore an unpaired entry (not an invoice payment) */
+        post: operations["postBankEntriesByIdIgnore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/overpayments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Partners' open overpayments: invoices paid beyond their total */
+        get: operations["getBankOverpayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/payment-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A SEPA payment order (pain.001.001.03) for purchase invoices: `{bankAccountId, invoiceIds, executionDate?}`
+         * @description `executionDate` defaults to the next business day (a weekend moves to Monday). 422 naming each invoice that cannot be in it: no IBAN, not EUR, nothing left to pay, already in an open order. The bytes: `GET …/{id}` with `Accept: application/xml`.
+         */
+        post: operations["postBankPaymentOrders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2614,6 +2778,28 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        iban: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** Format: date */
+                            date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                        /** Format: uuid */
+                        paymentOrderId: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -2720,6 +2906,28 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        iban: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** Format: date */
+                            date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                        /** Format: uuid */
+                        paymentOrderId: string | null;
                     };
                 };
             };
@@ -4385,6 +4593,1153 @@ export interface operations {
                 };
                 content: {
                     "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBankStatements: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            iban: string;
+                            number: string;
+                            statementId: string;
+                            messageId: string;
+                            format: string;
+                            /** Format: date */
+                            periodFrom: string;
+                            /** Format: date */
+                            periodTo: string;
+                            currency: string;
+                            /** @description decimal, at most 2 decimal places */
+                            openingBalance: number | null;
+                            /** @description decimal, at most 2 decimal places */
+                            closingBalance: number | null;
+                            warnings: {
+                                code: string;
+                                message: string;
+                            }[];
+                            entryCount: number;
+                            newEntries: number;
+                            sha256: string;
+                            createdAt: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            iban: string;
+                            number: string;
+                            statementId: string;
+                            messageId: string;
+                            format: string;
+                            /** Format: date */
+                            periodFrom: string;
+                            /** Format: date */
+                            periodTo: string;
+                            currency: string;
+                            /** @description decimal, at most 2 decimal places */
+                            openingBalance: number | null;
+                            /** @description decimal, at most 2 decimal places */
+                            closingBalance: number | null;
+                            warnings: {
+                                code: string;
+                                message: string;
+                            }[];
+                            entryCount: number;
+                            newEntries: number;
+                            sha256: string;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBankStatements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": string;
+            };
+        };
+        responses: {
+            /** @description The same file, stored before */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        iban: string;
+                        number: string;
+                        statementId: string;
+                        messageId: string;
+                        format: string;
+                        /** Format: date */
+                        periodFrom: string;
+                        /** Format: date */
+                        periodTo: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        openingBalance: number | null;
+                        /** @description decimal, at most 2 decimal places */
+                        closingBalance: number | null;
+                        warnings: {
+                            code: string;
+                            message: string;
+                        }[];
+                        entryCount: number;
+                        newEntries: number;
+                        sha256: string;
+                        createdAt: string;
+                        entries: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            statementId: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            /** Format: date */
+                            bookingDate: string;
+                            /** Format: date */
+                            valueDate: string | null;
+                            /** @enum {string} */
+                            direction: "credit" | "debit";
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            currency: string;
+                            reversal: boolean;
+                            accountServicerRef: string | null;
+                            endToEndId: string | null;
+                            bankTransactionCode: string | null;
+                            counterpartyName: string | null;
+                            counterpartyIban: string | null;
+                            remittance: string | null;
+                            reference: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @enum {string} */
+                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                            rule: string | null;
+                            reason: string | null;
+                            candidates: {
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                open: number;
+                            }[];
+                            pairings: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string | null;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                /** @description decimal, at most 2 decimal places */
+                                overpayment: number;
+                                /** Format: date */
+                                date: string;
+                            }[];
+                            /** @description decimal, at most 2 decimal places */
+                            unallocated: number;
+                            /** Format: uuid */
+                            reversalOf: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description The statement, its entries and their pairings */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        iban: string;
+                        number: string;
+                        statementId: string;
+                        messageId: string;
+                        format: string;
+                        /** Format: date */
+                        periodFrom: string;
+                        /** Format: date */
+                        periodTo: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        openingBalance: number | null;
+                        /** @description decimal, at most 2 decimal places */
+                        closingBalance: number | null;
+                        warnings: {
+                            code: string;
+                            message: string;
+                        }[];
+                        entryCount: number;
+                        newEntries: number;
+                        sha256: string;
+                        createdAt: string;
+                        entries: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            statementId: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            /** Format: date */
+                            bookingDate: string;
+                            /** Format: date */
+                            valueDate: string | null;
+                            /** @enum {string} */
+                            direction: "credit" | "debit";
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            currency: string;
+                            reversal: boolean;
+                            accountServicerRef: string | null;
+                            endToEndId: string | null;
+                            bankTransactionCode: string | null;
+                            counterpartyName: string | null;
+                            counterpartyIban: string | null;
+                            remittance: string | null;
+                            reference: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @enum {string} */
+                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                            rule: string | null;
+                            reason: string | null;
+                            candidates: {
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                open: number;
+                            }[];
+                            pairings: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string | null;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                /** @description decimal, at most 2 decimal places */
+                                overpayment: number;
+                                /** Format: date */
+                                date: string;
+                            }[];
+                            /** @description decimal, at most 2 decimal places */
+                            unallocated: number;
+                            /** Format: uuid */
+                            reversalOf: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBankStatementsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement, or its bytes with ETag of their SHA-256 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        iban: string;
+                        number: string;
+                        statementId: string;
+                        messageId: string;
+                        format: string;
+                        /** Format: date */
+                        periodFrom: string;
+                        /** Format: date */
+                        periodTo: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        openingBalance: number | null;
+                        /** @description decimal, at most 2 decimal places */
+                        closingBalance: number | null;
+                        warnings: {
+                            code: string;
+                            message: string;
+                        }[];
+                        entryCount: number;
+                        newEntries: number;
+                        sha256: string;
+                        createdAt: string;
+                        entries: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            statementId: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            /** Format: date */
+                            bookingDate: string;
+                            /** Format: date */
+                            valueDate: string | null;
+                            /** @enum {string} */
+                            direction: "credit" | "debit";
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            currency: string;
+                            reversal: boolean;
+                            accountServicerRef: string | null;
+                            endToEndId: string | null;
+                            bankTransactionCode: string | null;
+                            counterpartyName: string | null;
+                            counterpartyIban: string | null;
+                            remittance: string | null;
+                            reference: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @enum {string} */
+                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                            rule: string | null;
+                            reason: string | null;
+                            candidates: {
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                open: number;
+                            }[];
+                            pairings: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string | null;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                /** @description decimal, at most 2 decimal places */
+                                overpayment: number;
+                                /** Format: date */
+                                date: string;
+                            }[];
+                            /** @description decimal, at most 2 decimal places */
+                            unallocated: number;
+                            /** Format: uuid */
+                            reversalOf: string | null;
+                        }[];
+                    };
+                    "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBankPaymentOrdersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order, or its bytes with ETag of their SHA-256 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        messageId: string;
+                        /** Format: date */
+                        executionDate: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        total: number;
+                        /** @enum {string} */
+                        state: "open" | "done" | "cancelled";
+                        sha256: string;
+                        createdAt: string;
+                        cancelledAt: string | null;
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            recordNumber: string;
+                            externalRecordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string;
+                            partnerName: string | null;
+                            iban: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            endToEndId: string;
+                            open: boolean;
+                        }[];
+                    };
+                    "application/xml": string;
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteBankPaymentOrdersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        messageId: string;
+                        /** Format: date */
+                        executionDate: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        total: number;
+                        /** @enum {string} */
+                        state: "open" | "done" | "cancelled";
+                        sha256: string;
+                        createdAt: string;
+                        cancelledAt: string | null;
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            recordNumber: string;
+                            externalRecordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string;
+                            partnerName: string | null;
+                            iban: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            endToEndId: string;
+                            open: boolean;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        messageId: string;
+                        /** Format: date */
+                        executionDate: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        total: number;
+                        /** @enum {string} */
+                        state: "open" | "done" | "cancelled";
+                        sha256: string;
+                        createdAt: string;
+                        cancelledAt: string | null;
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            recordNumber: string;
+                            externalRecordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string;
+                            partnerName: string | null;
+                            iban: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            endToEndId: string;
+                            open: boolean;
+                        }[];
+                    };
                 };
             };
             /** @description ValidationFailed or BadRequest */
@@ -7989,6 +9344,8 @@ export interface operations {
                 partnerId?: string;
                 state?: "issued" | "partiallyPaid" | "paid" | "cancelled";
                 eInvoiceStatus?: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
+                paymentStatus?: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                overdue?: boolean;
             };
             header?: never;
             path?: never;
@@ -8058,6 +9415,8 @@ export interface operations {
                             /** @enum {string} */
                             state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                             /** @enum {string} */
+                            paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                            /** @enum {string} */
                             eInvoiceStatus: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                         }[];
                     };
@@ -8116,6 +9475,8 @@ export interface operations {
                             balance: number;
                             /** @enum {string} */
                             state: "issued" | "partiallyPaid" | "paid" | "cancelled";
+                            /** @enum {string} */
+                            paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                             /** @enum {string} */
                             eInvoiceStatus: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                         }[];
@@ -8542,6 +9903,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -8549,6 +9912,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -8686,6 +10053,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -8693,6 +10062,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -8849,6 +10222,8 @@ export interface operations {
                 partnerId?: string;
                 state?: "issued" | "partiallyPaid" | "paid" | "cancelled";
                 eInvoiceStatus?: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
+                paymentStatus?: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                overdue?: boolean;
             };
             header?: never;
             path: {
@@ -8920,6 +10295,8 @@ export interface operations {
                             balance: number;
                             /** @enum {string} */
                             state: "issued" | "partiallyPaid" | "paid" | "cancelled";
+                            /** @enum {string} */
+                            paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                             /** @enum {string} */
                             eInvoiceStatus: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                         }[];
@@ -9036,6 +10413,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -9043,6 +10422,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -9123,6 +10506,8 @@ export interface operations {
                             /** @enum {string} */
                             state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                             /** @enum {string} */
+                            paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                            /** @enum {string} */
                             eInvoiceStatus: "draft" | "issued" | "queued" | "sent" | "delivered" | "rejected" | "failed";
                         }[];
                     } | {
@@ -9238,6 +10623,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -9245,6 +10632,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -9686,6 +11077,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -9693,6 +11086,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -9830,6 +11227,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -9837,6 +11236,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -10131,6 +11534,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -10138,6 +11543,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -10275,6 +11684,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -10282,6 +11693,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -10561,6 +11976,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -10568,6 +11985,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -10705,6 +12126,8 @@ export interface operations {
                         state: "issued" | "partiallyPaid" | "paid" | "cancelled";
                         /** @description decimal, at most 2 decimal places */
                         balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
                         payments: {
                             /** Format: uuid */
                             id: string;
@@ -10712,6 +12135,10 @@ export interface operations {
                             amount: number;
                             /** Format: date */
                             date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
                         }[];
                         accountingEntries: {
                             debitAccount: string;
@@ -10866,6 +12293,8 @@ export interface operations {
                 dateFrom?: string;
                 dateTo?: string;
                 partnerId?: string;
+                paymentStatus?: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                overdue?: boolean;
             };
             header?: never;
             path?: never;
@@ -10927,6 +12356,16 @@ export interface operations {
                             exchangeRate: number | null;
                             /** @enum {string} */
                             source: "manual" | "eInvoice";
+                            iban: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            balance: number;
+                            /** @enum {string} */
+                            paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                            /** Format: uuid */
+                            paymentOrderId: string | null;
                             partnerName: string | null;
                         }[];
                     };
@@ -10978,6 +12417,16 @@ export interface operations {
                             exchangeRate: number | null;
                             /** @enum {string} */
                             source: "manual" | "eInvoice";
+                            iban: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            balance: number;
+                            /** @enum {string} */
+                            paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                            /** Format: uuid */
+                            paymentOrderId: string | null;
                             partnerName: string | null;
                         }[];
                     };
@@ -11172,6 +12621,10 @@ export interface operations {
                     correctedRecordNumber?: string | null;
                     /** @description decimal, at most 6 decimal places */
                     exchangeRate?: number | null;
+                    iban?: string | null;
+                    symbolVariable?: string | null;
+                    symbolSpecific?: string | null;
+                    symbolConstant?: string | null;
                 };
                 "application/xml": {
                     /** Format: uuid */
@@ -11230,6 +12683,10 @@ export interface operations {
                     correctedRecordNumber?: string | null;
                     /** @description decimal, at most 6 decimal places */
                     exchangeRate?: number | null;
+                    iban?: string | null;
+                    symbolVariable?: string | null;
+                    symbolSpecific?: string | null;
+                    symbolConstant?: string | null;
                 };
             };
         };
@@ -11345,6 +12802,28 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        iban: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** Format: date */
+                            date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                        /** Format: uuid */
+                        paymentOrderId: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -11451,6 +12930,28 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        iban: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** Format: date */
+                            date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                        /** Format: uuid */
+                        paymentOrderId: string | null;
                     };
                 };
             };
@@ -11582,6 +13083,8 @@ export interface operations {
                 dateFrom?: string;
                 dateTo?: string;
                 partnerId?: string;
+                paymentStatus?: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                overdue?: boolean;
             };
             header?: never;
             path: {
@@ -11646,6 +13149,16 @@ export interface operations {
                             exchangeRate: number | null;
                             /** @enum {string} */
                             source: "manual" | "eInvoice";
+                            iban: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            balance: number;
+                            /** @enum {string} */
+                            paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                            /** Format: uuid */
+                            paymentOrderId: string | null;
                             partnerName: string | null;
                         }[];
                     } | {
@@ -11753,6 +13266,28 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        iban: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** Format: date */
+                            date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                        /** Format: uuid */
+                        paymentOrderId: string | null;
                     };
                     "application/xml": {
                         page: number;
@@ -11802,6 +13337,16 @@ export interface operations {
                             exchangeRate: number | null;
                             /** @enum {string} */
                             source: "manual" | "eInvoice";
+                            iban: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            balance: number;
+                            /** @enum {string} */
+                            paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                            /** Format: uuid */
+                            paymentOrderId: string | null;
                             partnerName: string | null;
                         }[];
                     } | {
@@ -11909,6 +13454,28 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        iban: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** Format: date */
+                            date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                        /** Format: uuid */
+                        paymentOrderId: string | null;
                     };
                 };
             };
@@ -12158,6 +13725,28 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        iban: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** Format: date */
+                            date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                        /** Format: uuid */
+                        paymentOrderId: string | null;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -12264,6 +13853,28 @@ export interface operations {
                             amount: number;
                             description: string;
                         }[];
+                        iban: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        payments: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** Format: date */
+                            date: string;
+                            /** Format: uuid */
+                            entryId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        balance: number;
+                        /** @enum {string} */
+                        paymentStatus: "unpaid" | "partlyPaid" | "paid" | "overpaid";
+                        /** Format: uuid */
+                        paymentOrderId: string | null;
                     };
                 };
             };
@@ -17478,6 +19089,7 @@ export interface operations {
                             taxNumber: string | null;
                             email: string | null;
                             peppolId: string | null;
+                            iban: string[];
                         }[];
                     };
                     "application/xml": {
@@ -17501,6 +19113,7 @@ export interface operations {
                             taxNumber: string | null;
                             email: string | null;
                             peppolId: string | null;
+                            iban: string[];
                         }[];
                     };
                 };
@@ -17655,6 +19268,7 @@ export interface operations {
                     email?: string | null;
                     /** @example 0245:2020123456 */
                     peppolId?: string | null;
+                    iban?: string[];
                 };
                 "application/xml": {
                     code: string;
@@ -17674,6 +19288,7 @@ export interface operations {
                     email?: string | null;
                     /** @example 0245:2020123456 */
                     peppolId?: string | null;
+                    iban?: string[];
                 };
             };
         };
@@ -17701,6 +19316,7 @@ export interface operations {
                         taxNumber: string | null;
                         email: string | null;
                         peppolId: string | null;
+                        iban: string[];
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -17719,6 +19335,7 @@ export interface operations {
                         taxNumber: string | null;
                         email: string | null;
                         peppolId: string | null;
+                        iban: string[];
                     };
                 };
             };
@@ -17876,6 +19493,7 @@ export interface operations {
                         taxNumber: string | null;
                         email: string | null;
                         peppolId: string | null;
+                        iban: string[];
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -17894,6 +19512,7 @@ export interface operations {
                         taxNumber: string | null;
                         email: string | null;
                         peppolId: string | null;
+                        iban: string[];
                     };
                 };
             };
@@ -18046,6 +19665,7 @@ export interface operations {
                     email?: string | null;
                     /** @example 0245:2020123456 */
                     peppolId?: string | null;
+                    iban?: string[];
                 };
                 "application/xml": {
                     code: string;
@@ -18065,6 +19685,7 @@ export interface operations {
                     email?: string | null;
                     /** @example 0245:2020123456 */
                     peppolId?: string | null;
+                    iban?: string[];
                 };
             };
         };
@@ -18092,6 +19713,7 @@ export interface operations {
                         taxNumber: string | null;
                         email: string | null;
                         peppolId: string | null;
+                        iban: string[];
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -18110,6 +19732,7 @@ export interface operations {
                         taxNumber: string | null;
                         email: string | null;
                         peppolId: string | null;
+                        iban: string[];
                     };
                 };
             };
@@ -21601,6 +23224,9 @@ export interface operations {
                             bic: string | null;
                             currency: string;
                             isDefault: boolean;
+                            accountCode: string;
+                            feeAccount: string;
+                            interestAccount: string;
                         }[];
                     };
                     "application/xml": {
@@ -21616,6 +23242,9 @@ export interface operations {
                             bic: string | null;
                             currency: string;
                             isDefault: boolean;
+                            accountCode: string;
+                            feeAccount: string;
+                            interestAccount: string;
                         }[];
                     };
                 };
@@ -21761,6 +23390,12 @@ export interface operations {
                     currency?: string;
                     /** @default false */
                     isDefault?: boolean;
+                    /** @default 221 */
+                    accountCode?: string;
+                    /** @default 568 */
+                    feeAccount?: string;
+                    /** @default 662 */
+                    interestAccount?: string;
                 };
                 "application/xml": {
                     code: string;
@@ -21771,6 +23406,12 @@ export interface operations {
                     currency?: string;
                     /** @default false */
                     isDefault?: boolean;
+                    /** @default 221 */
+                    accountCode?: string;
+                    /** @default 568 */
+                    feeAccount?: string;
+                    /** @default 662 */
+                    interestAccount?: string;
                 };
             };
         };
@@ -21790,6 +23431,9 @@ export interface operations {
                         bic: string | null;
                         currency: string;
                         isDefault: boolean;
+                        accountCode: string;
+                        feeAccount: string;
+                        interestAccount: string;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -21800,6 +23444,9 @@ export interface operations {
                         bic: string | null;
                         currency: string;
                         isDefault: boolean;
+                        accountCode: string;
+                        feeAccount: string;
+                        interestAccount: string;
                     };
                 };
             };
@@ -21949,6 +23596,9 @@ export interface operations {
                         bic: string | null;
                         currency: string;
                         isDefault: boolean;
+                        accountCode: string;
+                        feeAccount: string;
+                        interestAccount: string;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -21959,6 +23609,9 @@ export interface operations {
                         bic: string | null;
                         currency: string;
                         isDefault: boolean;
+                        accountCode: string;
+                        feeAccount: string;
+                        interestAccount: string;
                     };
                 };
             };
@@ -22102,6 +23755,12 @@ export interface operations {
                     currency?: string;
                     /** @default false */
                     isDefault?: boolean;
+                    /** @default 221 */
+                    accountCode?: string;
+                    /** @default 568 */
+                    feeAccount?: string;
+                    /** @default 662 */
+                    interestAccount?: string;
                 };
                 "application/xml": {
                     code: string;
@@ -22112,6 +23771,12 @@ export interface operations {
                     currency?: string;
                     /** @default false */
                     isDefault?: boolean;
+                    /** @default 221 */
+                    accountCode?: string;
+                    /** @default 568 */
+                    feeAccount?: string;
+                    /** @default 662 */
+                    interestAccount?: string;
                 };
             };
         };
@@ -22131,6 +23796,9 @@ export interface operations {
                         bic: string | null;
                         currency: string;
                         isDefault: boolean;
+                        accountCode: string;
+                        feeAccount: string;
+                        interestAccount: string;
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -22141,6 +23809,9 @@ export interface operations {
                         bic: string | null;
                         currency: string;
                         isDefault: boolean;
+                        accountCode: string;
+                        feeAccount: string;
+                        interestAccount: string;
                     };
                 };
             };
@@ -26379,6 +28050,1501 @@ export interface operations {
                         /** @enum {string} */
                         vatPeriod: "month" | "quarter";
                         timeZone: string;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBankEntries: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            statementId: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            /** Format: date */
+                            bookingDate: string;
+                            /** Format: date */
+                            valueDate: string | null;
+                            /** @enum {string} */
+                            direction: "credit" | "debit";
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            currency: string;
+                            reversal: boolean;
+                            accountServicerRef: string | null;
+                            endToEndId: string | null;
+                            bankTransactionCode: string | null;
+                            counterpartyName: string | null;
+                            counterpartyIban: string | null;
+                            remittance: string | null;
+                            reference: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @enum {string} */
+                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                            rule: string | null;
+                            reason: string | null;
+                            candidates: {
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                open: number;
+                            }[];
+                            pairings: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string | null;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                /** @description decimal, at most 2 decimal places */
+                                overpayment: number;
+                                /** Format: date */
+                                date: string;
+                            }[];
+                            /** @description decimal, at most 2 decimal places */
+                            unallocated: number;
+                            /** Format: uuid */
+                            reversalOf: string | null;
+                        }[];
+                    };
+                    "application/xml": {
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            statementId: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            /** Format: date */
+                            bookingDate: string;
+                            /** Format: date */
+                            valueDate: string | null;
+                            /** @enum {string} */
+                            direction: "credit" | "debit";
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            currency: string;
+                            reversal: boolean;
+                            accountServicerRef: string | null;
+                            endToEndId: string | null;
+                            bankTransactionCode: string | null;
+                            counterpartyName: string | null;
+                            counterpartyIban: string | null;
+                            remittance: string | null;
+                            reference: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @enum {string} */
+                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                            rule: string | null;
+                            reason: string | null;
+                            candidates: {
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                open: number;
+                            }[];
+                            pairings: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string | null;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                /** @description decimal, at most 2 decimal places */
+                                overpayment: number;
+                                /** Format: date */
+                                date: string;
+                            }[];
+                            /** @description decimal, at most 2 decimal places */
+                            unallocated: number;
+                            /** Format: uuid */
+                            reversalOf: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBankEntriesByIdPairings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    invoiceId: string;
+                    /** @description decimal, at most 2 decimal places */
+                    amount?: number;
+                };
+                "application/xml": {
+                    /** Format: uuid */
+                    invoiceId: string;
+                    /** @description decimal, at most 2 decimal places */
+                    amount?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteBankEntriesByIdPairingsByPairingId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+                /** @description The pairing (payment) id */
+                pairingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBankEntriesByIdIgnore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBankOverpayments: {
+        parameters: {
+            query?: {
+                partnerId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            currency: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            entryIds: string[];
+                        }[];
+                    };
+                    "application/xml": {
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            currency: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            entryIds: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBankPaymentOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    bankAccountId: string;
+                    invoiceIds: string[];
+                    /** Format: date */
+                    executionDate?: string;
+                };
+                "application/xml": {
+                    /** Format: uuid */
+                    bankAccountId: string;
+                    invoiceIds: string[];
+                    /** Format: date */
+                    executionDate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        messageId: string;
+                        /** Format: date */
+                        executionDate: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        total: number;
+                        /** @enum {string} */
+                        state: "open" | "done" | "cancelled";
+                        sha256: string;
+                        createdAt: string;
+                        cancelledAt: string | null;
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            recordNumber: string;
+                            externalRecordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string;
+                            partnerName: string | null;
+                            iban: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            endToEndId: string;
+                            open: boolean;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        messageId: string;
+                        /** Format: date */
+                        executionDate: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        total: number;
+                        /** @enum {string} */
+                        state: "open" | "done" | "cancelled";
+                        sha256: string;
+                        createdAt: string;
+                        cancelledAt: string | null;
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            recordNumber: string;
+                            externalRecordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string;
+                            partnerName: string | null;
+                            iban: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            endToEndId: string;
+                            open: boolean;
+                        }[];
                     };
                 };
             };

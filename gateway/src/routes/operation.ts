@@ -47,7 +47,7 @@ export class Rendered {
 }
 
 export interface Operation {
-  method: 'get' | 'post' | 'put';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI-style path, e.g. `/1.6/items/{id}`. */
   path: string;
   summary: string;

@@ -6,6 +6,8 @@ import {
   startOutboxRelay,
   startService,
 } from '@bm/service-kit';
+import { registerBankPairing } from './bank-pairing/pairing.handlers.js';
+import { registerBankStatements } from './bank-statement/bank.handlers.js';
 import { registerCompany } from './company/company.handlers.js';
 import { registerLookups } from './company/lookups.handlers.js';
 import { registerMasterData } from './company/master-data.handlers.js';
@@ -13,6 +15,7 @@ import { registerPeriods } from './company/period.handlers.js';
 import { registerProvision } from './company/provision.handler.js';
 import { registerEInvoices } from './e-invoice/e-invoice.handlers.js';
 import { registerInbox } from './e-invoice-inbox/inbox.handlers.js';
+import { registerPaymentOrders } from './payment-order/payment-order.handlers.js';
 import { registerPurchaseInvoices } from './purchase-invoice/purchase-invoice.handlers.js';
 import type { InvoicingDeps } from './references/deps.js';
 import { registerSalesInvoices } from './sales-invoice/sales-invoice.handlers.js';
@@ -44,6 +47,9 @@ export async function startInvoicing(config: ServiceConfig): Promise<InvoicingSe
       registerInbox(deps);
       registerCompany(kit);
       registerVatFilings(kit);
+      registerBankStatements(kit);
+      registerBankPairing(kit);
+      registerPaymentOrders(kit);
     },
     afterStart: async (kit) => {
       relay = startOutboxRelay({ orm: kit.orm, nc: kit.nc, log: kit.log, schema: SCHEMA });

@@ -9,6 +9,7 @@ import * as accessPointSettings from './access-point/settings.contract.js';
 import * as common from './common.contract.js';
 import { provisionCompany } from './common.contract.js';
 import type { Contract } from './contract.js';
+import * as bank from './invoicing/bank.contract.js';
 import * as eInvoiceDelivery from './invoicing/e-invoice-delivery.contract.js';
 import * as eInvoices from './invoicing/e-invoices.contract.js';
 import * as inbox from './invoicing/inbox.contract.js';
@@ -30,6 +31,7 @@ const modules = [
   accessPoint,
   accessPointSettings,
   common,
+  bank,
   eInvoiceDelivery,
   eInvoices,
   inbox,

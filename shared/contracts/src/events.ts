@@ -13,7 +13,12 @@
 import { EInvoiceStatusChangedEvent } from './invoicing/e-invoice-delivery.contract.js';
 import { EInvoiceIssuedEvent } from './invoicing/e-invoices.contract.js';
 import { EInvoiceReceivedEvent, InboxEventSubjects } from './invoicing/inbox.contract.js';
-import { InvoiceEvent, InvoiceEventSubjects } from './invoicing/invoice-events.contract.js';
+import {
+  BankStatementImportedEvent,
+  InvoiceEvent,
+  InvoiceEventSubjects,
+  InvoicePaidEvent,
+} from './invoicing/invoice-events.contract.js';
 import type { z } from './primitives.js';
 import {
   EventSubjects,
@@ -119,6 +124,22 @@ export const EVENT_CONTRACTS: readonly EventContract[] = Object.freeze([
     payload: EInvoiceStatusChangedEvent,
     summary:
       'The delivery status of an issued e-invoice changed (issue #23): issued, queued, sent, delivered, rejected or failed, with the Message Level Status code and reasons.',
+  },
+  {
+    subject: InvoiceEventSubjects.bankStatementImported,
+    producer: 'invoicing',
+    version: 1,
+    payload: BankStatementImportedEvent,
+    summary:
+      'A bank statement (camt.053) was imported and its new entries paired or left unpaired (issue #45).',
+  },
+  {
+    subject: InvoiceEventSubjects.invoicePaid,
+    producer: 'invoicing',
+    version: 1,
+    payload: InvoicePaidEvent,
+    summary:
+      "An invoice's payments changed by the bank (issue #45): paired with an entry (also partly), or a pairing removed or reversed (amount negated).",
   },
   {
     subject: InboxEventSubjects.eInvoiceReceived,

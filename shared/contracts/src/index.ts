@@ -8,6 +8,7 @@ export * from './common.contract.js';
 export * from './contract.js';
 export * from './crud.js';
 export * from './events.js';
+export * from './invoicing/bank.contract.js';
 export * from './invoicing/e-invoice-delivery.contract.js';
 export * from './invoicing/e-invoices.contract.js';
 export * from './invoicing/inbox.contract.js';

@@ -103,6 +103,8 @@ export function registerMasterData(kit: ServiceKit): void {
         email: null,
         peppolId: null,
         ...input,
+        // Issue #45: the partner's IBANs (electronic format, each once).
+        iban: [...new Set<string>(input.iban ?? [])],
         // Issue #21: the structured address given without `address` composes it.
         ...(input.address ? {} : { address: composeAddress(input.street, input.postalCode, input.city) }),
         vatNumber: vat.value,
@@ -126,6 +128,7 @@ export function registerMasterData(kit: ServiceKit): void {
           'taxNumber',
           'email',
           'peppolId',
+          'iban',
         ]),
       ),
   });
@@ -159,7 +162,20 @@ export function registerMasterData(kit: ServiceKit): void {
       }
     },
     toDtos: (rows) =>
-      rows.map((r) => pick(r, ['id', 'code', 'name', 'iban', 'bic', 'currency', 'isDefault'])),
+      rows.map((r) =>
+        pick(r, [
+          'id',
+          'code',
+          'name',
+          'iban',
+          'bic',
+          'currency',
+          'isDefault',
+          'accountCode',
+          'feeAccount',
+          'interestAccount',
+        ]),
+      ),
   });
 
   const codeLists = { paymentTypes, deliveryTypes, costCenters, costUnits, persons, projects };

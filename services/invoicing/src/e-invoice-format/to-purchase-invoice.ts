@@ -12,7 +12,10 @@
  * - Dates: BT-2 → dateCreated, BT-9 → dateValidTo, BT-7 (else the actual delivery date) → dateDelivery,
  *   the day of receipt → dateAccounting and the VAT period (input VAT is claimed when received).
  */
+
 import { type Dec, dec, fmt, round2, round4 } from '@bm/money';
+import { isValidIBAN } from 'ibantools';
+import { readSymbols } from '../bank-format/symbols.js';
 import { composeAddress } from '../references/index.js';
 import { normalizeVatNumber } from '../vat/index.js';
 import type { EParty, ReceivedEInvoice } from './model.js';
@@ -121,6 +124,11 @@ export interface PurchaseFromEInvoice {
   vatSummary: { category: string; rate: string; base: string; vat: string }[];
   /** Each row's VAT category (UNCL5305, BT-151 / BT-95), in the order of `rows`. */
   categories: string[];
+  /** Issue #45: where to pay it (BT-84) and the symbols read from the payment id (BT-83). */
+  iban: string | null;
+  symbolVariable: string | null;
+  symbolSpecific: string | null;
+  symbolConstant: string | null;
 }
 
 /** Maps `inv`, received on `receivedOn` (the company's today), to a purchase invoice's data. */
@@ -170,6 +178,7 @@ export function purchaseFromEInvoice(
   const local = rows.map((r) => round2(dec(r.sum).mul(rate)));
   return {
     externalRecordNumber: inv.id.slice(0, 50),
+    ...paymentOf(inv),
     dateCreated: inv.issueDate,
     dateValidTo: inv.dueDate,
     dateDelivery: inv.taxPointDate ?? inv.delivery?.date ?? null,
@@ -189,4 +198,20 @@ export function purchaseFromEInvoice(
       vat: signed(v.tax),
     })),
   };
+}
+
+/**
+ * Where and how to pay a received invoice (issue #45): the IBAN of BT-84 (payment means 30/58, an IBAN by
+ * its form), the symbols of BT-83: a variable symbol of up to 10 digits as it stands, else the `/VS…`
+ * form or `VS…` in its text (bank-format/symbols.ts).
+ */
+function paymentOf(inv: ReceivedEInvoice) {
+  const p = inv.payment;
+  const iban = p?.iban?.replace(/\s+/g, '').toUpperCase() ?? null;
+  const id = p?.paymentId?.trim() ?? null;
+  const symbols =
+    id && /^\d{1,10}$/.test(id)
+      ? { symbolVariable: id, symbolSpecific: null, symbolConstant: null }
+      : readSymbols(id, null, id ? [id] : []);
+  return { iban: iban && isValidIBAN(iban) ? iban : null, ...symbols };
 }

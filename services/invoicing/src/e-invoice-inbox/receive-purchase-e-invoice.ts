@@ -143,6 +143,10 @@ export async function receivePurchaseEInvoice(
       dateDelivery: data.dateDelivery,
       currency1: data.currency1,
       rows,
+      iban: data.iban,
+      symbolVariable: data.symbolVariable,
+      symbolSpecific: data.symbolSpecific,
+      symbolConstant: data.symbolConstant,
     },
     {
       vatSummary: data.vatSummary,

@@ -232,6 +232,11 @@ export async function createPurchaseInvoice(
       correctedRecordNumber: input.correctedRecordNumber ?? null,
       exchangeRate: currency === profile.currency ? null : (input.exchangeRate ?? null),
       inputVat: vat.inputVat,
+      // Issue #45: where to pay it (default: the supplier's first IBAN) and the payment's symbols.
+      iban: input.iban ?? partner.iban?.[0] ?? null,
+      symbolVariable: input.symbolVariable ?? null,
+      symbolSpecific: input.symbolSpecific ?? null,
+      symbolConstant: input.symbolConstant ?? null,
     },
     rows: rows.map((r, i) => ({
       id: crypto.randomUUID(),

@@ -10,11 +10,16 @@ import {
   type PurchaseInvoiceListQuery,
 } from '@bm/contracts';
 import { notFound } from '@bm/errors';
+import { todayIn } from '@bm/messaging';
+import { dec, fmt, sum } from '@bm/money';
 import { type Ctx, entryDtos } from '@bm/service-kit';
 import { findArchived, receivedBytesOf } from '../e-invoice-archive/index.js';
+import { paymentStatusOf } from '../payment-rules/payment-status.js';
 import { invoiceListFilter } from '../references/index.js';
 import {
   AccountingEntryEntity,
+  PaymentEntity,
+  PaymentOrderItemEntity,
   PurchaseInvoiceEntity,
   PurchaseInvoiceRowEntity,
 } from '../schema/entities.js';
@@ -23,9 +28,24 @@ import {
 export type Row = InstanceType<typeof PurchaseInvoiceEntity.class>;
 export type RowRow = InstanceType<typeof PurchaseInvoiceRowEntity.class>;
 export type EntryRow = InstanceType<typeof AccountingEntryEntity.class>;
+type PaymentRow = InstanceType<typeof PaymentEntity.class>;
 
-/** The reply of one purchase invoice. */
-export function purchaseInvoiceReply(inv: Row, rows: RowRow[], entries: EntryRow[]): PurchaseInvoice {
+/** How a purchase invoice was paid (issue #45): its payments, the open order it is in. */
+export interface PurchasePayments {
+  payments: PaymentRow[];
+  paymentOrderId: string | null;
+  today: string;
+}
+
+/** The reply of one purchase invoice; `paid` its payments (none: nothing paid), balance as of `paid.today`. */
+export function purchaseInvoiceReply(
+  inv: Row,
+  rows: RowRow[],
+  entries: EntryRow[],
+  paid: PurchasePayments = { payments: [], paymentOrderId: null, today: '9999-12-31' },
+): PurchaseInvoice {
+  const total = sum(paid.payments.map((p) => p.amount));
+  const toDate = sum(paid.payments.filter((p) => String(p.date) <= paid.today).map((p) => p.amount));
   return {
     id: inv.id,
     partnerId: inv.partnerId,
@@ -75,6 +95,22 @@ export function purchaseInvoiceReply(inv: Row, rows: RowRow[], entries: EntryRow
     inputVat: (inv.inputVat ?? []) as PurchaseInvoice['inputVat'],
     source: inv.source as PurchaseInvoice['source'],
     accountingEntries: entryDtos(entries),
+    iban: inv.iban ?? null,
+    symbolVariable: inv.symbolVariable ?? null,
+    symbolSpecific: inv.symbolSpecific ?? null,
+    symbolConstant: inv.symbolConstant ?? null,
+    payments: paid.payments
+      .sort((a, b) => (String(a.date) < String(b.date) ? -1 : 1))
+      .map((p) => ({
+        id: p.id,
+        amount: p.amount,
+        date: String(p.date).slice(0, 10),
+        entryId: p.entryId ?? null,
+        overpayment: fmt(p.overpayment ?? '0'),
+      })),
+    balance: fmt(dec(inv.sumTotal).minus(toDate)),
+    paymentStatus: paymentStatusOf(inv.sumTotal, fmt(total)),
+    paymentOrderId: paid.paymentOrderId,
   };
 }
 
@@ -82,26 +118,33 @@ export function purchaseInvoiceReply(inv: Row, rows: RowRow[], entries: EntryRow
 export async function getPurchaseInvoice(ctx: Ctx, id: string): Promise<PurchaseInvoice> {
   const inv = await ctx.em.findOne(PurchaseInvoiceEntity, { id });
   if (!inv) throw notFound('Purchase invoice');
-  const [rows, entries] = await Promise.all([
+  const [rows, entries, payments, order] = await Promise.all([
     ctx.em.find(PurchaseInvoiceRowEntity, { invoiceId: id }),
     ctx.em.find(AccountingEntryEntity, { documentId: id }),
+    ctx.em.find(PaymentEntity, { invoiceId: id }),
+    ctx.em.findOne(PaymentOrderItemEntity, { invoiceId: id, open: true }),
   ]);
-  return purchaseInvoiceReply(inv, rows, entries);
+  return purchaseInvoiceReply(inv, rows, entries, {
+    payments,
+    paymentOrderId: order?.orderId ?? null,
+    today: todayIn(ctx.timeZone),
+  });
 }
 
 /** `GET /1.6/purchase/invoices/{page}`: 50 a page, newest first, with the partner's name; filters (extension) `dateFrom`, `dateTo` (of `dateCreated`), `partnerId`. */
 export async function listPurchaseInvoices(ctx: Ctx, q: PurchaseInvoiceListQuery): Promise<Page<any>> {
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
-  const { where, params } = invoiceListFilter(ctx.companyId!, q);
+  const today = todayIn(ctx.timeZone);
+  const { where, params } = invoiceListFilter(ctx.companyId!, q, 'i.', today);
   const filter = where.join(' and ');
   const [{ count }] = await ctx.em.execute<{ count: string }[]>(
-    `select count(*)::text as "count" from "invoicing"."purchase_invoice" where ${filter}`,
+    `select count(*)::text as "count" from "invoicing"."purchase_invoice" i where ${filter}`,
     params,
   );
   const ids = await ctx.em.execute<{ id: string }[]>(
-    `select "id" from "invoicing"."purchase_invoice" where ${filter}
-      order by "date_created" desc, "record_number" desc, "id" limit ? offset ?`,
+    `select i."id" from "invoicing"."purchase_invoice" i where ${filter}
+      order by i."date_created" desc, i."record_number" desc, i."id" limit ? offset ?`,
     [...params, pageSize, (page - 1) * pageSize],
   );
   const rows = ids.length
@@ -114,6 +157,13 @@ export async function listPurchaseInvoices(ctx: Ctx, q: PurchaseInvoiceListQuery
       )
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const pageIds = rows.map((r) => r.id);
+  const [payments, orders] = pageIds.length
+    ? await Promise.all([
+        ctx.em.find(PaymentEntity, { invoiceId: { $in: pageIds } }),
+        ctx.em.find(PaymentOrderItemEntity, { invoiceId: { $in: pageIds }, open: true }),
+      ])
+    : [[], []];
   return {
     page,
     pageSize,
@@ -125,8 +175,13 @@ export async function listPurchaseInvoices(ctx: Ctx, q: PurchaseInvoiceListQuery
         accountingEntries: _e,
         vatSummary: _v,
         inputVat: _i,
+        payments: _p,
         ...head
-      } = purchaseInvoiceReply(r, [], []);
+      } = purchaseInvoiceReply(r, [], [], {
+        payments: payments.filter((p) => p.invoiceId === id),
+        paymentOrderId: orders.find((o) => o.invoiceId === id)?.orderId ?? null,
+        today,
+      });
       return { ...head, partnerName: partners.find((p) => p.id === r.partnerId)?.name ?? null };
     }),
   };

@@ -3,6 +3,7 @@
  * ReferenceNotFound): local master data of invoicing, and warehouses, items and units asked from the
  * warehouse service over NATS in one request each.
  */
+
 import type { Period } from '@bm/contracts';
 import { ErrorCode, referenceNotFound, unprocessable } from '@bm/errors';
 import {
@@ -14,6 +15,7 @@ import {
   type StateRead,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
+import { paymentStatusSql } from '../payment-rules/payment-status.js';
 import {
   BankAccountEntity,
   CodeListEntity,
@@ -209,8 +211,9 @@ export async function resolveBankAccount(
  */
 export function invoiceListFilter(
   companyId: string,
-  q: { dateFrom?: string; dateTo?: string; partnerId?: string },
+  q: { dateFrom?: string; dateTo?: string; partnerId?: string; paymentStatus?: string; overdue?: boolean },
   alias = '',
+  today = '9999-12-31',
 ): { where: string[]; params: unknown[] } {
   const where = [`${alias}"company_id" = ?`];
   const params: unknown[] = [companyId];
@@ -221,6 +224,17 @@ export function invoiceListFilter(
   if (q.dateFrom) add('"date_created" >= ?', q.dateFrom);
   if (q.dateTo) add('"date_created" <= ?', q.dateTo);
   if (q.partnerId) add('"partner_id" = ?', q.partnerId);
+  // Issue #45: the payment status by all payments (payment-rules/payment-status.ts), and overdue.
+  const paid = `(select coalesce(sum(x."amount"), 0) from "invoicing"."payment" x where x."company_id" = ${alias}"company_id" and x."invoice_id" = ${alias}"id")`;
+  const status = paymentStatusSql(`${alias}"sum_total"`, paid);
+  if (q.paymentStatus) {
+    where.push(`${status} = ?`);
+    params.push(q.paymentStatus);
+  }
+  if (q.overdue) {
+    where.push(`${alias}"date_valid_to" < ? and ${status} in ('unpaid', 'partlyPaid')`);
+    params.push(today);
+  }
   return { where, params };
 }
 

@@ -13,8 +13,10 @@ import {
 } from '@bm/contracts';
 import { notFound } from '@bm/errors';
 import { todayIn } from '@bm/messaging';
+import { fmt, sum } from '@bm/money';
 import { type Ctx, entryDtos } from '@bm/service-kit';
 import { type ArchiveRow, deliveryDto, findArchived } from '../e-invoice-archive/index.js';
+import { paymentStatusOf, paymentStatusSql } from '../payment-rules/payment-status.js';
 import { invoiceListFilter } from '../references/index.js';
 import {
   AccountingEntryEntity,
@@ -42,6 +44,9 @@ export function salesInvoiceReply(
   issued: ArchiveRow | null = null,
 ): SalesInvoice {
   const { state, balance } = stateOf(inv, payments, today);
+  const paymentStatus = inv.cancelled
+    ? 'unpaid'
+    : paymentStatusOf(inv.sumTotal, fmt(sum(payments.map((p) => p.amount))));
   return {
     id: inv.id,
     ordnerId: inv.ordnerId,
@@ -108,9 +113,16 @@ export function salesInvoiceReply(
     vatSummary: inv.vatSummary as SalesInvoice['vatSummary'],
     state,
     balance,
+    paymentStatus,
     payments: payments
       .sort((a, b) => (a.date < b.date ? -1 : 1))
-      .map((p) => ({ id: p.id, amount: p.amount, date: p.date })),
+      .map((p) => ({
+        id: p.id,
+        amount: p.amount,
+        date: p.date,
+        entryId: p.entryId ?? null,
+        overpayment: fmt(p.overpayment ?? '0'),
+      })),
     accountingEntries: entryDtos(entries),
     eInvoice: deliveryDto(issued ?? null),
   };
@@ -143,7 +155,7 @@ export async function listSalesInvoices(
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
   const today = todayIn(ctx.timeZone);
-  const { where, params } = invoiceListFilter(ctx.companyId!, q, 'i.');
+  const { where, params } = invoiceListFilter(ctx.companyId!, q, 'i.', today);
   const paidJoin = `left join lateral (select sum(x."amount") as "paid", sum(x."amount") filter (where x."date" <= ?) as "paid_to_date"
       from "invoicing"."payment" x where x."invoice_id" = i."id" and x."company_id" = i."company_id") p on true`;
   const fromSql = `from "invoicing"."sales_invoice" i`;
@@ -174,7 +186,8 @@ export async function listSalesInvoices(
             i."symbol_variable", i."warehouse_record_no", i."currency", i."bank_account_id", ba."iban", i."vat_code",
             i."sum_base"::text, i."sum_vat"::text, i."sum_total"::text, i."vat_summary",
             case when i."cancelled" then '0' else (i."sum_total" - coalesce(p."paid_to_date", 0))::text end as "balance",
-            i."state", ${eInvoiceStatusSql} as "e_invoice_status"
+            i."state", ${eInvoiceStatusSql} as "e_invoice_status",
+            case when i."cancelled" then 'unpaid' else ${paymentStatusSql('i."sum_total"', 'coalesce(p."paid", 0)')} end as "payment_status"
        from page join "invoicing"."sales_invoice" i on i."id" = page."id"
        join "invoicing"."ordner" o on o."id" = i."ordner_id"
        left join "invoicing"."bank_account" ba on ba."id" = i."bank_account_id"
@@ -213,6 +226,7 @@ export async function listSalesInvoices(
       vatSummary: r.vat_summary,
       balance: r.balance,
       state: r.state,
+      paymentStatus: r.payment_status,
       eInvoiceStatus: r.e_invoice_status,
     })),
   };

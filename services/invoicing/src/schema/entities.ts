@@ -6,6 +6,12 @@
  */
 import { accountingEntryEntity, ordnerCounterEntity, ordnerEntity, outboxEntity } from '@bm/service-kit';
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import {
+  BankEntryEntity,
+  BankStatementEntity,
+  PaymentOrderEntity,
+  PaymentOrderItemEntity,
+} from './bank.entities.js';
 import { AccessPointSettingsEntity, ReceivedEInvoiceEntity } from './inbox.entities.js';
 import {
   EInvoiceDocumentEntity,
@@ -28,6 +34,7 @@ import {
 import { SCHEMA } from './schema.js';
 import { VatFilingEntity, VatManualFiguresEntity } from './vat-filing.entities.js';
 
+export * from './bank.entities.js';
 export * from './inbox.entities.js';
 export * from './invoice.entities.js';
 export * from './master-data.entities.js';
@@ -68,6 +75,10 @@ export const entities = [
   AccessPointSettingsEntity,
   VatFilingEntity,
   VatManualFiguresEntity,
+  BankStatementEntity,
+  BankEntryEntity,
+  PaymentOrderEntity,
+  PaymentOrderItemEntity,
   AccountingEntryEntity,
   OutboxEntity,
   ProcessedEventEntity,

@@ -74,6 +74,9 @@ export const SalesInvoiceEntity = defineEntity({
       expression:
         'create index "sales_invoice_list_index" on "invoicing"."sales_invoice" ("company_id", "date_created" desc, "record_number" desc, "id")',
     },
+    // Issue #45: pairing a bank entry finds invoices by variable symbol and by partner, never by a scan.
+    { properties: ['companyId', 'symbolVariable'] },
+    { properties: ['companyId', 'partnerId'] },
   ],
 });
 
@@ -118,6 +121,15 @@ export const PaymentEntity = defineEntity({
     amount: money(),
     date: p.date(),
     createdAt: p.datetime(),
+    /**
+     * Issue #45: a pairing with a bank entry is a payment with its `entryId`; `book` (`sales`,
+     * `purchase`) and `partnerId` name the invoice; `overpayment` is the part beyond the invoice's open
+     * balance (the partner's overpayment, signed as `amount`).
+     */
+    entryId: p.uuid().nullable().index(),
+    book: p.string().length(8).default('sales'),
+    partnerId: p.uuid().nullable(),
+    overpayment: money().default('0'),
   },
 });
 
@@ -158,6 +170,11 @@ export const PurchaseInvoiceEntity = defineEntity({
     exchangeRate: p.decimal('string').precision(14).scale(6).nullable(),
     /** Input VAT in EUR per code and deductible share (`InputVatLine[]`), what the filings read. */
     inputVat: p.json().default('[]'),
+    /** Issue #45: where and how to pay it (BT-84, BT-83 of a received e-invoice, or set by hand). */
+    iban: p.string().length(34).nullable(),
+    symbolVariable: p.string().length(10).nullable(),
+    symbolSpecific: p.string().length(10).nullable(),
+    symbolConstant: p.string().length(4).nullable(),
     createdAt: p.datetime(),
   },
   uniques: [{ properties: ['companyId', 'recordNumber'] }],
@@ -167,6 +184,8 @@ export const PurchaseInvoiceEntity = defineEntity({
       expression:
         'create index "purchase_invoice_list_index" on "invoicing"."purchase_invoice" ("company_id", "date_created" desc, "record_number" desc, "id")',
     },
+    { properties: ['companyId', 'symbolVariable'] },
+    { properties: ['companyId', 'partnerId'] },
   ],
 });
 

@@ -68,8 +68,16 @@ export const PartnerEntity = defineEntity({
     taxNumber: p.string().length(20).nullable(),
     email: p.string().nullable(),
     peppolId: p.string().length(60).nullable(),
+    /** Issue #45: the partner's bank accounts (IBANs, electronic format): pairing by counterparty. */
+    iban: p.array().defaultRaw("'{}'"),
   },
   uniques: [{ properties: ['companyId', 'code'] }],
+  indexes: [
+    {
+      name: 'partner_iban_index',
+      expression: 'create index "partner_iban_index" on "invoicing"."partner" using gin ("iban")',
+    },
+  ],
 });
 
 export const VatCodeEntity = defineEntity({
@@ -136,6 +144,10 @@ export const BankAccountEntity = defineEntity({
     bic: p.string().length(11).nullable(),
     currency: p.string().length(3),
     isDefault: p.boolean(),
+    /** Issue #45: the ledger account of this bank account, and where its fees and interest are posted. */
+    accountCode: p.string().length(10).default('221'),
+    feeAccount: p.string().length(10).default('568'),
+    interestAccount: p.string().length(10).default('662'),
   },
   uniques: [{ properties: ['companyId', 'code'] }],
 });

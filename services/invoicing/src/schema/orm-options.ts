@@ -15,6 +15,7 @@ import { Migration20261130000000 } from './migrations/Migration20261130000000.js
 import { Migration20261202000000 } from './migrations/Migration20261202000000.js';
 import { Migration20261203000000 } from './migrations/Migration20261203000000.js';
 import { Migration20261203000100 } from './migrations/Migration20261203000100.js';
+import { Migration20261204000000 } from './migrations/Migration20261204000000.js';
 
 export const ormOptions = {
   schema: SCHEMA,
@@ -35,5 +36,6 @@ export const ormOptions = {
     { name: 'Migration20261202000000', class: Migration20261202000000 },
     { name: 'Migration20261203000000', class: Migration20261203000000 },
     { name: 'Migration20261203000100', class: Migration20261203000100 },
+    { name: 'Migration20261204000000', class: Migration20261204000000 },
   ],
 };

@@ -145,7 +145,20 @@ export const VatSummaryLine = z.object({
   base: Amount(),
   vat: Amount(),
 });
-export const Payment = z.object({ id: Guid(), amount: Amount(), date: DateOnly() });
+/**
+ * A payment of an invoice: `amount` signed (a refund negative); issue #45: `entryId` the bank entry it
+ * came from (null: entered by hand), `overpayment` the part beyond what the invoice had open.
+ */
+export const Payment = z.object({
+  id: Guid(),
+  amount: Amount(),
+  date: DateOnly(),
+  entryId: Guid().nullable(),
+  overpayment: Amount(),
+});
+/** Issue #45: `unpaid`, `partlyPaid`, `paid`, `overpaid` (paid beyond the total: the partner's overpayment). */
+export const PaymentStatus = z.enum(['unpaid', 'partlyPaid', 'paid', 'overpaid']);
+export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
 export const SalesInvoiceRow = z.object({
   id: Guid(),
@@ -217,6 +230,8 @@ export const SalesInvoice = z.object({
   state: InvoiceState,
   /** Unpaid amount as of today. */
   balance: Amount(),
+  /** Extension (issue #45): by all payments, `overpaid` when paid beyond the total. */
+  paymentStatus: PaymentStatus,
   payments: z.array(Payment),
   accountingEntries: z.array(AccountingEntry),
   /**

@@ -30,6 +30,8 @@ export const PartnerInput = z.object({
   email: z.email({ message: 'expected an e-mail address' }).max(255).nullable().optional(),
   /** Peppol participant id `scheme:identifier` (EAS scheme; 400 otherwise); default per docs/decisions.md. */
   peppolId: PeppolId().nullable().optional(),
+  /** Issue #45: the partner's bank accounts (one IBAN or several); a statement's counterparty is known by them. */
+  iban: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(Iban()).max(20)).optional(),
 });
 export const Partner = z.object({
   id: Guid(),
@@ -47,6 +49,7 @@ export const Partner = z.object({
   taxNumber: z.string().nullable(),
   email: z.string().nullable(),
   peppolId: z.string().nullable(),
+  iban: z.array(z.string()),
 });
 export type Partner = z.infer<typeof Partner>;
 export const partners = crudContracts('invoicing.partners', PartnerInput, Partner);
@@ -172,6 +175,22 @@ export const BankAccountInput = z.object({
     .transform((s) => s.toUpperCase())
     .default('EUR'),
   isDefault: Bool().default(false),
+  /** Issue #45: the ledger account of the bank account (default 221) and where its fees (568) and interest (662) are posted. */
+  accountCode: z
+    .string()
+    .trim()
+    .regex(/^\d{3,10}$/, { message: 'expected an account number' })
+    .default('221'),
+  feeAccount: z
+    .string()
+    .trim()
+    .regex(/^\d{3,10}$/, { message: 'expected an account number' })
+    .default('568'),
+  interestAccount: z
+    .string()
+    .trim()
+    .regex(/^\d{3,10}$/, { message: 'expected an account number' })
+    .default('662'),
 });
 export const BankAccount = z.object({
   id: Guid(),
@@ -181,6 +200,9 @@ export const BankAccount = z.object({
   bic: z.string().nullable(),
   currency: z.string(),
   isDefault: z.boolean(),
+  accountCode: z.string(),
+  feeAccount: z.string(),
+  interestAccount: z.string(),
 });
 export const bankAccounts = crudContracts('invoicing.bank-accounts', BankAccountInput, BankAccount);
 

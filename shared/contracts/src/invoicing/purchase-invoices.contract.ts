@@ -7,8 +7,9 @@
 
 import { dec } from '@bm/money';
 import { defineContract } from '../contract.js';
-import { Amount, DateOnly, Decimal4, decimal, Guid, Page, PageQuery, z } from '../primitives.js';
+import { Amount, Bool, DateOnly, Decimal4, decimal, Guid, Iban, Page, PageQuery, z } from '../primitives.js';
 import { AccountingEntry } from '../warehouse/document-fields.js';
+import { Payment, PaymentStatus } from './invoices.contract.js';
 
 const Percent = () =>
   decimal(2).refine((v) => !v.startsWith('-') && dec(v).lte(100), {
@@ -81,6 +82,29 @@ export const PurchaseInvoiceInput = z.object({
    */
   exchangeRate: decimal(6)
     .refine((v) => dec(v).gt(0), { message: 'must be greater than zero' })
+    .nullable()
+    .optional(),
+  /**
+   * Extension (issue #45): where to pay it, the supplier's IBAN (default: the supplier's first), and the
+   * symbols of the payment (variable up to 10 digits, specific up to 10, constant 4), as on sales invoices.
+   */
+  iban: Iban().nullable().optional(),
+  symbolVariable: z
+    .string()
+    .trim()
+    .regex(/^\d{1,10}$/, { message: 'expected up to 10 digits' })
+    .nullable()
+    .optional(),
+  symbolSpecific: z
+    .string()
+    .trim()
+    .regex(/^\d{1,10}$/, { message: 'expected up to 10 digits' })
+    .nullable()
+    .optional(),
+  symbolConstant: z
+    .string()
+    .trim()
+    .regex(/^\d{1,4}$/, { message: 'expected up to 4 digits' })
     .nullable()
     .optional(),
 });
@@ -169,6 +193,16 @@ export const PurchaseInvoice = z.object({
   /** Extension (issue #21): `eInvoice` when booked from a received e-invoice (its bytes at `…/e-invoice`). */
   source: z.enum(['manual', 'eInvoice']),
   accountingEntries: z.array(AccountingEntry),
+  /** Extension (issue #45): where to pay it, and how it was paid (`balance` = `sumTotal` minus payments to date). */
+  iban: z.string().nullable(),
+  symbolVariable: z.string().nullable(),
+  symbolSpecific: z.string().nullable(),
+  symbolConstant: z.string().nullable(),
+  payments: z.array(Payment),
+  balance: Amount(),
+  paymentStatus: PaymentStatus,
+  /** The open payment order the invoice is in, if any. */
+  paymentOrderId: Guid().nullable(),
 });
 export type PurchaseInvoice = z.infer<typeof PurchaseInvoice>;
 
@@ -177,6 +211,7 @@ export const PurchaseInvoiceListItem = PurchaseInvoice.omit({
   accountingEntries: true,
   vatSummary: true,
   inputVat: true,
+  payments: true,
 }).extend({
   partnerName: z.string().nullable(),
 });
@@ -196,6 +231,9 @@ export const PurchaseInvoiceListQuery = PageQuery.extend({
   dateFrom: DateOnly().optional(),
   dateTo: DateOnly().optional(),
   partnerId: Guid().optional(),
+  /** Extension (issue #45): by payment status, and only the overdue (due before today, not paid in full). */
+  paymentStatus: PaymentStatus.optional(),
+  overdue: Bool().optional(),
 });
 export type PurchaseInvoiceListQuery = z.infer<typeof PurchaseInvoiceListQuery>;
 export const listPurchaseInvoices = defineContract({

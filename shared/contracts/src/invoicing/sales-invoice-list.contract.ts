@@ -3,9 +3,9 @@
  * Subject `invoicing.sales-invoices.list`. Amounts in the invoice currency with 2 decimals.
  */
 import { defineContract } from '../contract.js';
-import { Amount, DateOnly, Guid, Page, PageQuery, z } from '../primitives.js';
+import { Amount, Bool, DateOnly, Guid, Page, PageQuery, z } from '../primitives.js';
 import { EInvoiceDeliveryStatus } from './e-invoice-delivery.contract.js';
-import { InvoiceState, VatSummaryLine } from './invoices.contract.js';
+import { InvoiceState, PaymentStatus, VatSummaryLine } from './invoices.contract.js';
 
 /** One line of the sales-invoice list view (INTERFACE §4.3: joined with partners and ordners). */
 export const SalesInvoiceListItem = z.object({
@@ -38,6 +38,8 @@ export const SalesInvoiceListItem = z.object({
   vatSummary: z.array(VatSummaryLine),
   balance: Amount(),
   state: InvoiceState,
+  /** Extension (issue #45). */
+  paymentStatus: PaymentStatus,
   /** Extension (issue #23): the e-invoice's delivery status (`draft` when not issued). */
   eInvoiceStatus: EInvoiceDeliveryStatus,
 });
@@ -50,6 +52,9 @@ export const SalesInvoiceListQuery = PageQuery.extend({
   state: InvoiceState.optional(),
   /** Extension (issue #23): only invoices whose e-invoice has this delivery status (`draft`: not issued). */
   eInvoiceStatus: EInvoiceDeliveryStatus.optional(),
+  /** Extension (issue #45): by payment status, and only the overdue (due before today, not paid in full). */
+  paymentStatus: PaymentStatus.optional(),
+  overdue: Bool().optional(),
 });
 
 export const listSalesInvoices = defineContract({

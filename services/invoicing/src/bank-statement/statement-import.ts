@@ -1,0 +1,358 @@
+/**
+ * Importing a bank statement (issue #45; DESIGN §6d), the work of its document kind in one transaction:
+ * the entries the account does not have yet (by their key: the bank's reference, else booking date,
+ * signed amount and EndToEndId) are stored, each new one paired by the rule module (payment-rules/
+ * pairing.ts), posted (fees, interest) or, for a reversal, undoing the entry it reverses; the statement
+ * with its bytes and warnings (a balance gap against the statement before it) is stored; the pairings
+ * become payments (bank-pairing/pairing.store.ts); `bank-statement-imported` goes to the outbox.
+ * Amounts are decimal strings, 2 places, in the account's currency.
+ */
+import { type BankStatementImportedEvent, InvoiceEventSubjects } from '@bm/contracts';
+import { dec, fmt } from '@bm/money';
+import { type EntityManager, entryRows, insertAll, outboxRow } from '@bm/service-kit';
+import type { CamtEntry, CamtStatement } from '../bank-format/camt-read.js';
+import { vsKey } from '../bank-format/symbols.js';
+import {
+  type InvoiceAfter,
+  lockOpenInvoices,
+  type PairingToStore,
+  removePairings,
+  type StoredOpenInvoice,
+  storePairings,
+  symbolForms,
+} from '../bank-pairing/pairing.store.js';
+import { pairEntry, postingRuleOf } from '../payment-rules/pairing.js';
+import { OutboxEntity } from '../schema/entities.js';
+import {
+  type BankAccountRow,
+  entriesToReverse,
+  insertStatement,
+  markReversed,
+  partnersByIban,
+  statementBefore,
+  storedEntryKeys,
+} from './statement.store.js';
+
+/** A statement file read and checked before the transaction. */
+export interface StatementFile {
+  companyId: string;
+  account: BankAccountRow;
+  statement: CamtStatement;
+  bytes: Buffer;
+  sha256: string;
+}
+
+/** The key an entry is stored once under (per account): the bank's reference, else date, amount, EndToEndId. */
+export function entryKeyOf(e: CamtEntry): string {
+  const kind = e.reversal ? 'R' : 'E';
+  if (e.accountServicerRef) return `${kind}:ref:${e.accountServicerRef}`;
+  const signed = e.direction === 'debit' ? `-${e.amount}` : e.amount;
+  return `${kind}:${e.bookingDate}|${signed}|${e.endToEndId ?? ''}`.slice(0, 120);
+}
+
+/** What the import stored: the statement's id and how its entries ended. */
+export interface ImportResult {
+  statementId: string;
+  paired: number;
+  unpaired: number;
+}
+
+type NewEntry = Record<string, unknown> & { id: string; status: string };
+
+/** Does the import in `tx` (the account's advisory lock held). */
+export async function importStatement(tx: EntityManager, f: StatementFile): Promise<ImportResult> {
+  const { companyId, account, statement: s } = f;
+  const statementId = crypto.randomUUID();
+  const keyed = s.entries.map((e) => ({ e, key: entryKeyOf(e) }));
+  const stored = await storedEntryKeys(
+    tx,
+    companyId,
+    account.id,
+    keyed.map((k) => k.key),
+  );
+  const seen = new Set<string>();
+  const fresh = keyed.filter(({ key }) => !stored.has(key) && !seen.has(key) && seen.add(key));
+
+  // Reversals of stored entries first: their pairings are undone before the invoices' open balances are read.
+  const reversals = fresh.filter(({ e }) => e.reversal);
+  const storedOriginals = await entriesToReverse(
+    tx,
+    companyId,
+    account.id,
+    reversals.flatMap(({ e }) => (e.accountServicerRef ? [e.accountServicerRef] : [])),
+    reversals.flatMap(({ e }) => (e.endToEndId && e.endToEndId !== 'NOTPROVIDED' ? [e.endToEndId] : [])),
+  );
+  const reversedStored = new Map<string, { id: string; paymentIds: string[] }>();
+  for (const { e, key } of reversals) {
+    const taken = new Set([...reversedStored.values()].map((r) => r.id));
+    const original =
+      storedOriginals.find((o) => !taken.has(o.id) && sameRef(e, o.accountServicerRef)) ??
+      storedOriginals.find((o) => !taken.has(o.id) && sameTx(e, o.endToEndId, o.amount, o.counterpartyIban));
+    if (original) reversedStored.set(key, original);
+  }
+  const undone = await removePairings(
+    tx,
+    companyId,
+    [...reversedStored.values()].flatMap((r) => r.paymentIds),
+  );
+
+  // The invoices the new entries may pay, found by VS and by the counterparties' partners, locked once.
+  const ibans = [...new Set(fresh.flatMap(({ e }) => (e.counterpartyIban ? [e.counterpartyIban] : [])))];
+  const partners = await partnersByIban(tx, companyId, ibans);
+  const symbols = [
+    ...new Set(
+      fresh.flatMap(({ e }) =>
+        vsKey(e.symbols.symbolVariable) ? symbolForms(vsKey(e.symbols.symbolVariable)!) : [],
+      ),
+    ),
+  ];
+  const invoices = await lockOpenInvoices(tx, companyId, {
+    symbols,
+    partnerIds: [...new Set([...partners.values()].flatMap((p) => [...p]))],
+    ids: [],
+  });
+  const book = new Map<string, StoredOpenInvoice>(invoices.map((i) => [i.id, i]));
+  const byVs = new Map<string, StoredOpenInvoice[]>();
+  const byPartner = new Map<string, StoredOpenInvoice[]>();
+  for (const i of invoices) {
+    const k = vsKey(i.symbolVariable);
+    if (k) byVs.set(k, [...(byVs.get(k) ?? []), i]);
+    if (i.partnerId) byPartner.set(i.partnerId, [...(byPartner.get(i.partnerId) ?? []), i]);
+  }
+
+  const now = new Date();
+  const rows: NewEntry[] = [];
+  const pairings: PairingToStore[] = [];
+  const postings: Record<string, unknown>[] = [];
+  const reversedIds: { id: string; by: string }[] = [];
+  const inFile: { entry: CamtEntry; row: NewEntry; pairings: PairingToStore[] }[] = [];
+
+  for (const { e, key } of fresh) {
+    const id = crypto.randomUUID();
+    const row: NewEntry = {
+      id,
+      companyId,
+      bankAccountId: account.id,
+      statementId,
+      entryKey: key,
+      accountServicerRef: e.accountServicerRef?.slice(0, 35) ?? null,
+      endToEndId: e.endToEndId?.slice(0, 35) ?? null,
+      direction: e.direction,
+      amount: e.amount,
+      currency: e.currency,
+      bookingDate: e.bookingDate,
+      valueDate: e.valueDate,
+      reversal: e.reversal,
+      bankTransactionCode: e.bankTransactionCode?.slice(0, 40) ?? null,
+      counterpartyName: e.counterpartyName?.slice(0, 140) ?? null,
+      counterpartyIban: e.counterpartyIban?.slice(0, 34) ?? null,
+      remittance: e.remittance,
+      reference: e.reference?.slice(0, 35) ?? null,
+      symbolVariable: e.symbols.symbolVariable,
+      symbolSpecific: e.symbols.symbolSpecific,
+      symbolConstant: e.symbols.symbolConstant,
+      status: 'unpaired',
+      rule: null,
+      reason: null,
+      candidates: [],
+      reversalOf: null,
+      createdAt: now,
+    };
+    rows.push(row);
+    if (e.reversal) {
+      const original = reversedStored.get(key);
+      if (original) {
+        reversedIds.push({ id: original.id, by: id });
+        Object.assign(row, { status: 'reversed', reversalOf: original.id });
+      } else reverseInFile(e, row, inFile, pairings, book);
+      continue;
+    }
+    const posting = postingRuleOf(e.bankTransactionCode);
+    if (posting) {
+      const [debit, credit] =
+        posting === 'fee'
+          ? [account.feeAccount, account.accountCode]
+          : [account.accountCode, account.interestAccount];
+      // A fee refunded (a credit) or negative interest (a debit) posts the other way.
+      const usual = (posting === 'fee') === (e.direction === 'debit');
+      const [d, c] = usual ? [debit, credit] : [credit, debit];
+      postings.push(
+        ...entryRows(companyId, id, [
+          {
+            debitAccount: d,
+            creditAccount: c,
+            amount: e.amount,
+            description: `Bank ${posting}, statement ${s.number}`,
+          },
+        ]),
+      );
+      Object.assign(row, { status: 'posted', rule: posting });
+      inFile.push({ entry: e, row, pairings: [] });
+      continue;
+    }
+    const partnerIds = e.counterpartyIban
+      ? (partners.get(e.counterpartyIban) ?? new Set<string>())
+      : new Set<string>();
+    const vs = vsKey(e.symbols.symbolVariable);
+    const considered = [
+      ...(vs ? (byVs.get(vs) ?? []) : []),
+      ...[...partnerIds].flatMap((p) => byPartner.get(p) ?? []),
+    ];
+    const decision = pairEntry(
+      {
+        direction: e.direction,
+        amount: e.amount,
+        currency: e.currency,
+        symbolVariable: e.symbols.symbolVariable,
+      },
+      [...new Set(considered)],
+      partnerIds,
+    );
+    const mine: PairingToStore[] = [];
+    if (decision.status === 'paired') {
+      for (const p of decision.pairings) {
+        const pairing = {
+          ...p,
+          id: crypto.randomUUID(),
+          entryId: id,
+          date: e.bookingDate,
+          bankAccountCode: account.accountCode,
+        };
+        mine.push(pairing);
+        const inv = book.get(p.invoiceId)!;
+        inv.open = fmt(dec(inv.open).minus(dec(p.amount)));
+      }
+      Object.assign(row, { status: 'paired', rule: decision.rule });
+    } else {
+      Object.assign(row, {
+        reason: decision.reason,
+        candidates: decision.candidates.map((cid) => {
+          const c = book.get(cid)!;
+          return {
+            invoiceId: c.id,
+            book: c.book,
+            recordNumber: c.recordNumber,
+            partnerId: c.partnerId,
+            open: c.open,
+          };
+        }),
+      });
+    }
+    pairings.push(...mine);
+    inFile.push({ entry: e, row, pairings: mine });
+  }
+
+  const previous = await statementBefore(tx, companyId, account.id, s.periodFrom);
+  const warnings: { code: string; message: string }[] = [];
+  if (
+    previous?.closing_balance != null &&
+    s.openingBalance != null &&
+    !dec(previous.closing_balance).eq(dec(s.openingBalance))
+  )
+    warnings.push({
+      code: 'BalanceGap',
+      message: `statement ${previous.number} (to ${previous.period_to}) closed at ${fmt(previous.closing_balance)}, this one opens at ${fmt(s.openingBalance)}: a gap of ${fmt(dec(s.openingBalance).minus(dec(previous.closing_balance)))} (a statement between them missing?)`,
+    });
+
+  await markReversed(
+    tx,
+    companyId,
+    reversedIds.map((r) => r.id),
+    reversedIds.map((r) => r.by),
+  );
+  await insertStatement(
+    tx,
+    {
+      id: statementId,
+      companyId,
+      bankAccountId: account.id,
+      number: s.number.slice(0, 35),
+      statementId: s.statementId.slice(0, 35),
+      messageId: s.messageId.slice(0, 35),
+      format: `camt.053.${s.version}`,
+      periodFrom: s.periodFrom,
+      periodTo: s.periodTo,
+      currency: s.currency ?? account.currency,
+      openingBalance: s.openingBalance,
+      closingBalance: s.closingBalance,
+      warnings,
+      entryCount: s.entries.length,
+      newEntries: rows.length,
+      sha256: f.sha256,
+      bytes: f.bytes,
+      createdAt: now,
+    },
+    rows,
+    postings,
+  );
+  const after = new Map<string, InvoiceAfter>();
+  for (const i of book.values())
+    after.set(i.id, {
+      id: i.id,
+      book: i.book,
+      recordNumber: i.recordNumber,
+      sumTotal: i.sumTotal,
+      paid: fmt(dec(i.sumTotal).minus(dec(i.open))),
+    });
+  for (const u of undone) if (!after.has(u.id)) after.set(u.id, u);
+  await storePairings(tx, companyId, pairings, after);
+  const paired = rows.filter((r) => r.status === 'paired').length;
+  const unpaired = rows.filter((r) => r.status === 'unpaired').length;
+  const event: BankStatementImportedEvent = {
+    eventId: crypto.randomUUID(),
+    companyId,
+    statementId,
+    bankAccountId: account.id,
+    number: s.number,
+    periodFrom: s.periodFrom,
+    periodTo: s.periodTo,
+    entryCount: s.entries.length,
+    newEntries: rows.length,
+    paired,
+    unpaired,
+  };
+  await insertAll(tx, [
+    { entity: OutboxEntity, rows: [outboxRow(companyId, InvoiceEventSubjects.bankStatementImported, event)] },
+  ]);
+  return { statementId, paired, unpaired };
+}
+
+/** The reversal names the entry's bank reference. */
+const sameRef = (e: CamtEntry, ref: string | null) => !!e.accountServicerRef && ref === e.accountServicerRef;
+/** The reversal has the entry's EndToEndId, amount and counterparty IBAN. */
+const sameTx = (e: CamtEntry, e2e: string | null, amount: string, iban: string | null) =>
+  !!e.endToEndId &&
+  e.endToEndId !== 'NOTPROVIDED' &&
+  e2e === e.endToEndId &&
+  dec(amount).eq(dec(e.amount)) &&
+  iban === e.counterpartyIban;
+
+/**
+ * A reversal entry (`RvslInd`) whose entry is not stored: the entry of this file with the same bank
+ * reference, else the same EndToEndId, amount and counterparty IBAN; its pairings are undone and both end
+ * `reversed`, naming each other. None found: the reversal stays unpaired for a person.
+ */
+function reverseInFile(
+  e: CamtEntry,
+  row: NewEntry,
+  inFile: { entry: CamtEntry; row: NewEntry; pairings: PairingToStore[] }[],
+  pairings: PairingToStore[],
+  book: Map<string, StoredOpenInvoice>,
+) {
+  const open = inFile.filter((x) => x.row.status !== 'reversed');
+  const local =
+    open.find((x) => sameRef(e, x.entry.accountServicerRef)) ??
+    open.find((x) => sameTx(e, x.entry.endToEndId, x.entry.amount, x.entry.counterpartyIban));
+  if (!local) {
+    Object.assign(row, { reason: 'a reversal whose entry is not among the stored ones' });
+    return;
+  }
+  for (const p of local.pairings) {
+    pairings.splice(pairings.indexOf(p), 1);
+    const inv = book.get(p.invoiceId)!;
+    inv.open = fmt(dec(inv.open).plus(dec(p.amount)));
+  }
+  local.pairings.length = 0;
+  Object.assign(local.row, { status: 'reversed', reversalOf: row.id, rule: null });
+  Object.assign(row, { status: 'reversed', reversalOf: local.row.id });
+}
