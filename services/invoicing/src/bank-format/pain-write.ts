@@ -9,6 +9,7 @@
  * (`/VS…/SS…/KS…`, Slovak Banking Association) and the supplier's invoice number in `RmtInf/Ustrd`.
  * Names and texts are transliterated to the SEPA Latin character set (č → c) and cut to their lengths.
  */
+import { dec } from '@bm/money';
 import { XMLBuilder } from 'fast-xml-parser';
 
 export const PAIN_NS = 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.03';
@@ -49,6 +50,9 @@ export function sepaText(text: string, max: number): string {
   return plain.slice(0, max).trim() || '-';
 }
 
+/** An amount as banks expect it: two decimals (`150.00`). */
+const money2 = (v: string) => dec(v).toFixed(2);
+
 const builder = new XMLBuilder({
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
@@ -67,7 +71,7 @@ export function writePain001(d: PaymentOrderDocument): string {
           MsgId: d.messageId,
           CreDtTm: d.createdAt.slice(0, 19),
           NbOfTxs: String(d.transfers.length),
-          CtrlSum: d.total,
+          CtrlSum: money2(d.total),
           InitgPty: { Nm: sepaText(d.debtorName, 70) },
         },
         PmtInf: {
@@ -75,7 +79,7 @@ export function writePain001(d: PaymentOrderDocument): string {
           PmtMtd: 'TRF',
           BtchBookg: 'false',
           NbOfTxs: String(d.transfers.length),
-          CtrlSum: d.total,
+          CtrlSum: money2(d.total),
           PmtTpInf: { SvcLvl: { Cd: 'SEPA' } },
           ReqdExctnDt: d.executionDate,
           Dbtr: { Nm: sepaText(d.debtorName, 70) },
@@ -84,7 +88,7 @@ export function writePain001(d: PaymentOrderDocument): string {
           ChrgBr: 'SLEV',
           CdtTrfTxInf: d.transfers.map((t) => ({
             PmtId: { EndToEndId: t.endToEndId },
-            Amt: { InstdAmt: { '@_Ccy': 'EUR', '#text': t.amount } },
+            Amt: { InstdAmt: { '@_Ccy': 'EUR', '#text': money2(t.amount) } },
             Cdtr: { Nm: sepaText(t.creditorName, 70) },
             CdtrAcct: { Id: { IBAN: t.creditorIban } },
             RmtInf: { Ustrd: sepaText(t.remittance, 140) },

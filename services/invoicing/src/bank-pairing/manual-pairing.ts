@@ -14,7 +14,7 @@ import { InvoiceEventSubjects } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind, unprocessable } from '@bm/errors';
 import { type Dec, dec, fmt } from '@bm/money';
 import { type EntityManager, insertAll, outboxRow } from '@bm/service-kit';
-import { payable, paymentSign } from '../payment-rules/pairing.js';
+import { payable, paymentSign } from '../payment-rules/index.js';
 import { OutboxEntity } from '../schema/entities.js';
 import {
   type EntryPairing,

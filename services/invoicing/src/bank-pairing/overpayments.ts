@@ -5,7 +5,7 @@
  */
 import { dec, fmt } from '@bm/money';
 import { type EntityManager, execBound } from '@bm/service-kit';
-import { paymentStatusOf } from '../payment-rules/payment-status.js';
+import { paymentStatusOf } from '../payment-rules/index.js';
 
 /** `GET /1.6/bank/overpayments?partnerId=`: every overpaid invoice of the company (or of one partner). */
 export async function listOverpayments(em: EntityManager, companyId: string, partnerId?: string) {

@@ -7,7 +7,7 @@
  */
 import type { BankEntry } from '@bm/contracts';
 import { type Ctx, type DocumentKind, runDocument, storedNumbering } from '@bm/service-kit';
-import { getEntry } from '../bank-statement/statement.reads.js';
+import { getEntry } from '../bank-statement/index.js';
 import { ignoreEntry, pairManually, unpairManually } from './manual-pairing.js';
 
 /** The change asked for on entry `entryId`. */

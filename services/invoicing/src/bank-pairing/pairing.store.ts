@@ -9,10 +9,10 @@
 import { InvoiceEventSubjects, type InvoicePaidEvent } from '@bm/contracts';
 import { dec, fmt } from '@bm/money';
 import { type EntityManager, entryRows, execBound, insertAll, outboxRow, pgArray } from '@bm/service-kit';
-import { PURCHASE_ACCOUNTS, SALES_ACCOUNTS } from '../invoice-rules/invoice-accounting.js';
-import type { DecidedPairing, InvoiceBook, OpenInvoice } from '../payment-rules/pairing.js';
-import { paymentStatusOf } from '../payment-rules/payment-status.js';
-import { stateFromTotals } from '../sales-invoice/invoice-state.js';
+import { PURCHASE_ACCOUNTS, SALES_ACCOUNTS } from '../invoice-rules/index.js';
+import type { DecidedPairing, InvoiceBook, OpenInvoice } from '../payment-rules/index.js';
+import { paymentStatusOf } from '../payment-rules/index.js';
+import { stateFromTotals } from '../sales-invoice/index.js';
 import { AccountingEntryEntity, OutboxEntity, PaymentEntity } from '../schema/entities.js';
 
 /** An open invoice as the store reads it: the rule's fields and its total. */
@@ -84,6 +84,27 @@ export async function lockOpenInvoices(
       cancelled: r.cancelled,
       open: fmt(dec(r.sum_total).minus(dec(r.paid))),
     }));
+}
+
+/**
+ * Open invoices whose total is one of `amounts` (either sign), not locked: the candidates a person is
+ * shown for an entry the rule could not pair and knew nothing else of (at most 20 an amount).
+ */
+export async function invoicesByTotal(
+  tx: EntityManager,
+  companyId: string,
+  amounts: readonly string[],
+): Promise<StoredOpenInvoice[]> {
+  if (!amounts.length) return [];
+  const both = [...new Set(amounts.flatMap((a) => [a, fmt(dec(a).negated())]))];
+  const ids = await execBound<{ id: string }>(
+    tx,
+    `(select id from "invoicing"."sales_invoice" where company_id = ? and sum_total = any(?::numeric[]) and not cancelled limit 2000)
+     union all
+     (select id from "invoicing"."purchase_invoice" where company_id = ? and sum_total = any(?::numeric[]) limit 2000)`,
+    [companyId, pgArray(both), companyId, pgArray(both)],
+  );
+  return lockOpenInvoices(tx, companyId, { symbols: [], partnerIds: [], ids: ids.map((r) => r.id) });
 }
 
 /** A pairing to store: the rule's decision with its entry, date and the bank account's ledger account. */

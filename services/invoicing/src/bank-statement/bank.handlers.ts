@@ -14,7 +14,7 @@ import {
 import { AppError, ErrorCode, ErrorKind, unprocessable } from '@bm/errors';
 import { serve } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
-import { CamtReadError, type CamtStatement, readCamt053 } from '../bank-format/camt-read.js';
+import { CamtReadError, type CamtStatement, readCamt053 } from '../bank-format/index.js';
 import { getStatement, listEntries, listStatements, statementDocument } from './statement.reads.js';
 import { accountByIban, statementBySha } from './statement.store.js';
 import { runStatementImport } from './statement-import.kind.js';

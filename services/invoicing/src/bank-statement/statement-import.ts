@@ -10,18 +10,19 @@
 import { type BankStatementImportedEvent, InvoiceEventSubjects } from '@bm/contracts';
 import { dec, fmt } from '@bm/money';
 import { type EntityManager, entryRows, insertAll, outboxRow } from '@bm/service-kit';
-import type { CamtEntry, CamtStatement } from '../bank-format/camt-read.js';
-import { vsKey } from '../bank-format/symbols.js';
+import type { CamtEntry, CamtStatement } from '../bank-format/index.js';
+import { vsKey } from '../bank-format/index.js';
 import {
   type InvoiceAfter,
+  invoicesByTotal,
   lockOpenInvoices,
   type PairingToStore,
   removePairings,
   type StoredOpenInvoice,
   storePairings,
   symbolForms,
-} from '../bank-pairing/pairing.store.js';
-import { pairEntry, postingRuleOf } from '../payment-rules/pairing.js';
+} from '../bank-pairing/index.js';
+import { pairEntry, postingRuleOf } from '../payment-rules/index.js';
 import { OutboxEntity } from '../schema/entities.js';
 import {
   type BankAccountRow,
@@ -242,6 +243,27 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
     inFile.push({ entry: e, row, pairings: mine });
   }
 
+  // Entries the rule knew nothing about: the open invoices of exactly their amount, for a person.
+  const blind = inFile.filter(
+    (x) => x.row.status === 'unpaired' && !x.entry.reversal && !(x.row.candidates as unknown[]).length,
+  );
+  if (blind.length) {
+    const byTotal = await invoicesByTotal(tx, companyId, [...new Set(blind.map((x) => x.entry.amount))]);
+    for (const x of blind) {
+      const d = pairEntry({ ...x.entry, symbolVariable: null }, byTotal, new Set());
+      if (d.status === 'unpaired')
+        x.row.candidates = d.candidates.map((cid) => {
+          const c = byTotal.find((i) => i.id === cid)!;
+          return {
+            invoiceId: c.id,
+            book: c.book,
+            recordNumber: c.recordNumber,
+            partnerId: c.partnerId,
+            open: c.open,
+          };
+        });
+    }
+  }
   const previous = await statementBefore(tx, companyId, account.id, s.periodFrom);
   const warnings: { code: string; message: string }[] = [];
   if (

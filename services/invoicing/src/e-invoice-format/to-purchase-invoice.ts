@@ -15,7 +15,7 @@
 
 import { type Dec, dec, fmt, round2, round4 } from '@bm/money';
 import { isValidIBAN } from 'ibantools';
-import { readSymbols } from '../bank-format/symbols.js';
+import { readSymbols } from '../bank-format/index.js';
 import { composeAddress } from '../references/index.js';
 import { normalizeVatNumber } from '../vat/index.js';
 import type { EParty, ReceivedEInvoice } from './model.js';

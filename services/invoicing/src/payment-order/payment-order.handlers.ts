@@ -6,7 +6,7 @@ import { cancelPaymentOrder, createPaymentOrder, getPaymentOrder, type PaymentOr
 import { ErrorCode, unprocessable } from '@bm/errors';
 import { serve, todayIn } from '@bm/messaging';
 import type { Ctx, ServiceKit } from '@bm/service-kit';
-import { companyProfile } from '../references/references.js';
+import { companyProfile } from '../references/index.js';
 import { BankAccountEntity } from '../schema/entities.js';
 import { businessDayFrom, nextBusinessDay } from './business-day.js';
 import { runOrder } from './payment-order.kind.js';

@@ -13,8 +13,7 @@ import { createHash } from 'node:crypto';
 import { ErrorCode, type FieldError, unprocessable } from '@bm/errors';
 import { dec, fmt, sum } from '@bm/money';
 import type { EntityManager } from '@bm/service-kit';
-import { writePain001 } from '../bank-format/pain-write.js';
-import { endToEndIdOf } from '../bank-format/symbols.js';
+import { endToEndIdOf, writePain001 } from '../bank-format/index.js';
 import { payableInvoices } from './payment-order.store.js';
 
 /** The order asked for, with the debtor (company and account) resolved before the transaction. */
@@ -58,7 +57,7 @@ export async function decideOrder(tx: EntityManager, r: OrderRequest): Promise<D
       ? `${inv.recordNumber}: no IBAN (set iban on the invoice or the supplier)`
       : inv.currency !== 'EUR'
         ? `${inv.recordNumber}: in ${inv.currency}; a SEPA order pays euros only`
-        : !open.isPositive()
+        : !open.gt(0)
           ? `${inv.recordNumber}: nothing left to pay (${fmt(open)} open)`
           : inv.inOpenOrder
             ? `${inv.recordNumber}: already in an open payment order`

@@ -21,7 +21,7 @@
  * 5. Otherwise unpaired, with the candidates the rule considered for a person to choose from.
  */
 import { type Dec, dec, fmt } from '@bm/money';
-import { vsKey } from '../bank-format/symbols.js';
+import { vsKey } from '../bank-format/index.js';
 
 export type InvoiceBook = 'sales' | 'purchase';
 

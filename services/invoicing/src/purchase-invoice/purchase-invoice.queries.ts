@@ -14,7 +14,7 @@ import { todayIn } from '@bm/messaging';
 import { dec, fmt, sum } from '@bm/money';
 import { type Ctx, entryDtos } from '@bm/service-kit';
 import { findArchived, receivedBytesOf } from '../e-invoice-archive/index.js';
-import { paymentStatusOf } from '../payment-rules/payment-status.js';
+import { paymentStatusOf } from '../payment-rules/index.js';
 import { invoiceListFilter } from '../references/index.js';
 import {
   AccountingEntryEntity,

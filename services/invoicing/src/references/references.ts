@@ -15,7 +15,7 @@ import {
   type StateRead,
 } from '@bm/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
-import { paymentStatusSql } from '../payment-rules/payment-status.js';
+import { paymentStatusSql } from '../payment-rules/index.js';
 import {
   BankAccountEntity,
   CodeListEntity,

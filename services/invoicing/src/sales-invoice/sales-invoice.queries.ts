@@ -16,7 +16,7 @@ import { todayIn } from '@bm/messaging';
 import { fmt, sum } from '@bm/money';
 import { type Ctx, entryDtos } from '@bm/service-kit';
 import { type ArchiveRow, deliveryDto, findArchived } from '../e-invoice-archive/index.js';
-import { paymentStatusOf, paymentStatusSql } from '../payment-rules/payment-status.js';
+import { paymentStatusOf, paymentStatusSql } from '../payment-rules/index.js';
 import { invoiceListFilter } from '../references/index.js';
 import {
   AccountingEntryEntity,
