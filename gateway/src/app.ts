@@ -24,7 +24,7 @@ import { idempotency } from './middleware/idempotency.js';
 import { requestId } from './middleware/request-id.js';
 import { telemetry } from './middleware/telemetry.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
-import { bankOperations, registerBankRoutes } from './routes/bank.routes.js';
+import { registerBankRoutes } from './routes/bank.routes.js';
 import { registerEInvoiceRoutes } from './routes/e-invoice.routes.js';
 import { invoiceOperations } from './routes/invoices.routes.js';
 import { masterDataOperations } from './routes/master-data.routes.js';
@@ -234,25 +234,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   app.openAPIRegistry.register('Shortfall', Shortfall);
 
   registerAdminRoutes(app, deps.identity, deps.config.ADMIN_TOKEN);
-  registerPrintoutRoute(
-    app,
-    { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
-    authenticate,
-    negotiate,
-  );
-  registerEInvoiceRoutes(
-    app,
-    { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
-    authenticate,
-    negotiate,
-  );
-  registerTaxRoutes(app, { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS }, authenticate);
-  registerBankRoutes(
-    app,
-    { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
-    authenticate,
-    negotiate,
-  );
+  // The routes outside the operation table: the same NATS connection and request deadline.
+  const nats = { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS };
+  registerPrintoutRoute(app, nats, authenticate, negotiate);
+  registerEInvoiceRoutes(app, nats, authenticate, negotiate);
+  registerTaxRoutes(app, nats, authenticate);
+  registerBankRoutes(app, nats, authenticate, negotiate);
   const keyed = idempotency({
     store: deps.idempotency,
     // A running request holds its key for two NATS round trips' worth of deadline plus a grace.
@@ -261,13 +248,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   });
   registerOperations(
     app,
-    [
-      ...warehouseOperations,
-      ...invoiceOperations,
-      ...masterDataOperations,
-      ...bankOperations,
-      ...(deps.operations ?? []),
-    ],
+    [...warehouseOperations, ...invoiceOperations, ...masterDataOperations, ...(deps.operations ?? [])],
     { nc: deps.nc, timeoutMs: deps.config.REQUEST_TIMEOUT_MS },
     [authenticate, negotiate],
     [keyed],

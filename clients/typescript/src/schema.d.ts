@@ -666,6 +666,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.6/bank/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bank entries by status (`unpaired`, `paired`, `posted`, `ignored`, `reversed`) and account, with candidates and pairings */
+        get: operations["getBankEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/entries/{id}/pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pair an entry with an invoice by hand: `{invoiceId, amount?}`
+         * @description `amount` (positive, the entry's currency) defaults to what the entry has left, at most what the invoice has open; more than the invoice has open is the partner's overpayment. An overpayment the entry left on another invoice of the same partner moves. 409 InvalidState (posted, reversed), 409 Conflict (nothing left), 422 naming invoiceId or amount.
+         */
+        post: operations["postBankEntriesByIdPairings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/entries/{id}/pairings/{pairingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a pairing: the invoice reopens */
+        delete: operations["deleteBankEntriesByIdPairingsByPairingId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/entries/{id}/ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ignore an unpaired entry (not an invoice payment) */
+        post: operations["postBankEntriesByIdIgnore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/overpayments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Partners' open overpayments: invoices paid beyond their total */
+        get: operations["getBankOverpayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.6/bank/payment-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A SEPA payment order (pain.001.001.03) for purchase invoices: `{bankAccountId, invoiceIds, executionDate?}`
+         * @description `executionDate` defaults to the next business day (a weekend moves to Monday). 422 naming each invoice that cannot be in it: no IBAN, not EUR, nothing left to pay, already in an open order. The bytes: `GET …/{id}` with `Accept: application/xml`.
+         */
+        post: operations["postBankPaymentOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.6/tax/control-statements/{period}/manual": {
         parameters: {
             query?: never;
@@ -1332,114 +1440,6 @@ export interface paths {
         /** Replace the caller's own company profile (the whole record; read-only fields may be sent back) */
         put: operations["putCompany"];
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/bank/entries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Bank entries by status (`unpaired`, `paired`, `posted`, `ignored`, `reversed`) and account, with candidates and pairings */
-        get: operations["getBankEntries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/bank/entries/{id}/pairings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Pair an entry with an invoice by hand: `{invoiceId, amount?}`
-         * @description `amount` (positive, the entry's currency) defaults to what the entry has left, at most what the invoice has open; more than the invoice has open is the partner's overpayment. An overpayment the entry left on another invoice of the same partner moves. 409 InvalidState (posted, reversed), 409 Conflict (nothing left), 422 naming invoiceId or amount.
-         */
-        post: operations["postBankEntriesByIdPairings"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/bank/entries/{id}/pairings/{pairingId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a pairing: the invoice reopens */
-        delete: operations["deleteBankEntriesByIdPairingsByPairingId"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/bank/entries/{id}/ignore": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Ignore an unpaired entry (not an invoice payment) */
-        post: operations["postBankEntriesByIdIgnore"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/bank/overpayments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Partners' open overpayments: invoices paid beyond their total */
-        get: operations["getBankOverpayments"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/1.6/bank/payment-orders": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A SEPA payment order (pain.001.001.03) for purchase invoices: `{bankAccountId, invoiceIds, executionDate?}`
-         * @description `executionDate` defaults to the next business day (a weekend moves to Monday). 422 naming each invoice that cannot be in it: no IBAN, not EUR, nothing left to pay, already in an open order. The bytes: `GET …/{id}` with `Accept: application/xml`.
-         */
-        post: operations["postBankPaymentOrders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14414,6 +14414,1501 @@ export interface operations {
                         documentsWaiting: number;
                         more: boolean;
                         checkedAt: string;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBankEntries: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            statementId: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            /** Format: date */
+                            bookingDate: string;
+                            /** Format: date */
+                            valueDate: string | null;
+                            /** @enum {string} */
+                            direction: "credit" | "debit";
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            currency: string;
+                            reversal: boolean;
+                            accountServicerRef: string | null;
+                            endToEndId: string | null;
+                            bankTransactionCode: string | null;
+                            counterpartyName: string | null;
+                            counterpartyIban: string | null;
+                            remittance: string | null;
+                            reference: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @enum {string} */
+                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                            rule: string | null;
+                            reason: string | null;
+                            candidates: {
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                open: number;
+                            }[];
+                            pairings: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string | null;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                /** @description decimal, at most 2 decimal places */
+                                overpayment: number;
+                                /** Format: date */
+                                date: string;
+                            }[];
+                            /** @description decimal, at most 2 decimal places */
+                            unallocated: number;
+                            /** Format: uuid */
+                            reversalOf: string | null;
+                        }[];
+                    };
+                    "application/xml": {
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            statementId: string;
+                            /** Format: uuid */
+                            bankAccountId: string;
+                            /** Format: date */
+                            bookingDate: string;
+                            /** Format: date */
+                            valueDate: string | null;
+                            /** @enum {string} */
+                            direction: "credit" | "debit";
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            currency: string;
+                            reversal: boolean;
+                            accountServicerRef: string | null;
+                            endToEndId: string | null;
+                            bankTransactionCode: string | null;
+                            counterpartyName: string | null;
+                            counterpartyIban: string | null;
+                            remittance: string | null;
+                            reference: string | null;
+                            symbolVariable: string | null;
+                            symbolSpecific: string | null;
+                            symbolConstant: string | null;
+                            /** @enum {string} */
+                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                            rule: string | null;
+                            reason: string | null;
+                            candidates: {
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                open: number;
+                            }[];
+                            pairings: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                invoiceId: string;
+                                /** @enum {string} */
+                                book: "sales" | "purchase";
+                                recordNumber: string | null;
+                                /** Format: uuid */
+                                partnerId: string | null;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                /** @description decimal, at most 2 decimal places */
+                                overpayment: number;
+                                /** Format: date */
+                                date: string;
+                            }[];
+                            /** @description decimal, at most 2 decimal places */
+                            unallocated: number;
+                            /** Format: uuid */
+                            reversalOf: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBankEntriesByIdPairings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    invoiceId: string;
+                    /** @description decimal, at most 2 decimal places */
+                    amount?: number;
+                };
+                "application/xml": {
+                    /** Format: uuid */
+                    invoiceId: string;
+                    /** @description decimal, at most 2 decimal places */
+                    amount?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteBankEntriesByIdPairingsByPairingId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+                /** @description The pairing (payment) id */
+                pairingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBankEntriesByIdIgnore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        statementId: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        /** Format: date */
+                        bookingDate: string;
+                        /** Format: date */
+                        valueDate: string | null;
+                        /** @enum {string} */
+                        direction: "credit" | "debit";
+                        /** @description decimal, at most 2 decimal places */
+                        amount: number;
+                        currency: string;
+                        reversal: boolean;
+                        accountServicerRef: string | null;
+                        endToEndId: string | null;
+                        bankTransactionCode: string | null;
+                        counterpartyName: string | null;
+                        counterpartyIban: string | null;
+                        remittance: string | null;
+                        reference: string | null;
+                        symbolVariable: string | null;
+                        symbolSpecific: string | null;
+                        symbolConstant: string | null;
+                        /** @enum {string} */
+                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
+                        rule: string | null;
+                        reason: string | null;
+                        candidates: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            open: number;
+                        }[];
+                        pairings: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            /** @description decimal, at most 2 decimal places */
+                            overpayment: number;
+                            /** Format: date */
+                            date: string;
+                        }[];
+                        /** @description decimal, at most 2 decimal places */
+                        unallocated: number;
+                        /** Format: uuid */
+                        reversalOf: string | null;
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBankOverpayments: {
+        parameters: {
+            query?: {
+                partnerId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            currency: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            entryIds: string[];
+                        }[];
+                    };
+                    "application/xml": {
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** @enum {string} */
+                            book: "sales" | "purchase";
+                            recordNumber: string;
+                            /** Format: uuid */
+                            partnerId: string | null;
+                            currency: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            entryIds: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationFailed or BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (missing or wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description NotAcceptable */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Business rule refused the request, or IdempotencyKeyReused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBankPaymentOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    bankAccountId: string;
+                    invoiceIds: string[];
+                    /** Format: date */
+                    executionDate?: string;
+                };
+                "application/xml": {
+                    /** Format: uuid */
+                    bankAccountId: string;
+                    invoiceIds: string[];
+                    /** Format: date */
+                    executionDate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        messageId: string;
+                        /** Format: date */
+                        executionDate: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        total: number;
+                        /** @enum {string} */
+                        state: "open" | "done" | "cancelled";
+                        sha256: string;
+                        createdAt: string;
+                        cancelledAt: string | null;
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            recordNumber: string;
+                            externalRecordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string;
+                            partnerName: string | null;
+                            iban: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            endToEndId: string;
+                            open: boolean;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        bankAccountId: string;
+                        messageId: string;
+                        /** Format: date */
+                        executionDate: string;
+                        currency: string;
+                        /** @description decimal, at most 2 decimal places */
+                        total: number;
+                        /** @enum {string} */
+                        state: "open" | "done" | "cancelled";
+                        sha256: string;
+                        createdAt: string;
+                        cancelledAt: string | null;
+                        items: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            recordNumber: string;
+                            externalRecordNumber: string | null;
+                            /** Format: uuid */
+                            partnerId: string;
+                            partnerName: string | null;
+                            iban: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            endToEndId: string;
+                            open: boolean;
+                        }[];
                     };
                 };
             };
@@ -28050,1501 +29545,6 @@ export interface operations {
                         /** @enum {string} */
                         vatPeriod: "month" | "quarter";
                         timeZone: string;
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getBankEntries: {
-        parameters: {
-            query?: {
-                page?: number;
-                pageSize?: number;
-                status?: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                accountId?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        page: number;
-                        pageSize: number;
-                        totalCount: number;
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            statementId: string;
-                            /** Format: uuid */
-                            bankAccountId: string;
-                            /** Format: date */
-                            bookingDate: string;
-                            /** Format: date */
-                            valueDate: string | null;
-                            /** @enum {string} */
-                            direction: "credit" | "debit";
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            currency: string;
-                            reversal: boolean;
-                            accountServicerRef: string | null;
-                            endToEndId: string | null;
-                            bankTransactionCode: string | null;
-                            counterpartyName: string | null;
-                            counterpartyIban: string | null;
-                            remittance: string | null;
-                            reference: string | null;
-                            symbolVariable: string | null;
-                            symbolSpecific: string | null;
-                            symbolConstant: string | null;
-                            /** @enum {string} */
-                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                            rule: string | null;
-                            reason: string | null;
-                            candidates: {
-                                /** Format: uuid */
-                                invoiceId: string;
-                                /** @enum {string} */
-                                book: "sales" | "purchase";
-                                recordNumber: string;
-                                /** Format: uuid */
-                                partnerId: string | null;
-                                /** @description decimal, at most 2 decimal places */
-                                open: number;
-                            }[];
-                            pairings: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                invoiceId: string;
-                                /** @enum {string} */
-                                book: "sales" | "purchase";
-                                recordNumber: string | null;
-                                /** Format: uuid */
-                                partnerId: string | null;
-                                /** @description decimal, at most 2 decimal places */
-                                amount: number;
-                                /** @description decimal, at most 2 decimal places */
-                                overpayment: number;
-                                /** Format: date */
-                                date: string;
-                            }[];
-                            /** @description decimal, at most 2 decimal places */
-                            unallocated: number;
-                            /** Format: uuid */
-                            reversalOf: string | null;
-                        }[];
-                    };
-                    "application/xml": {
-                        page: number;
-                        pageSize: number;
-                        totalCount: number;
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            statementId: string;
-                            /** Format: uuid */
-                            bankAccountId: string;
-                            /** Format: date */
-                            bookingDate: string;
-                            /** Format: date */
-                            valueDate: string | null;
-                            /** @enum {string} */
-                            direction: "credit" | "debit";
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            currency: string;
-                            reversal: boolean;
-                            accountServicerRef: string | null;
-                            endToEndId: string | null;
-                            bankTransactionCode: string | null;
-                            counterpartyName: string | null;
-                            counterpartyIban: string | null;
-                            remittance: string | null;
-                            reference: string | null;
-                            symbolVariable: string | null;
-                            symbolSpecific: string | null;
-                            symbolConstant: string | null;
-                            /** @enum {string} */
-                            status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                            rule: string | null;
-                            reason: string | null;
-                            candidates: {
-                                /** Format: uuid */
-                                invoiceId: string;
-                                /** @enum {string} */
-                                book: "sales" | "purchase";
-                                recordNumber: string;
-                                /** Format: uuid */
-                                partnerId: string | null;
-                                /** @description decimal, at most 2 decimal places */
-                                open: number;
-                            }[];
-                            pairings: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                invoiceId: string;
-                                /** @enum {string} */
-                                book: "sales" | "purchase";
-                                recordNumber: string | null;
-                                /** Format: uuid */
-                                partnerId: string | null;
-                                /** @description decimal, at most 2 decimal places */
-                                amount: number;
-                                /** @description decimal, at most 2 decimal places */
-                                overpayment: number;
-                                /** Format: date */
-                                date: string;
-                            }[];
-                            /** @description decimal, at most 2 decimal places */
-                            unallocated: number;
-                            /** Format: uuid */
-                            reversalOf: string | null;
-                        }[];
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postBankEntriesByIdPairings: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The id (GUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** Format: uuid */
-                    invoiceId: string;
-                    /** @description decimal, at most 2 decimal places */
-                    amount?: number;
-                };
-                "application/xml": {
-                    /** Format: uuid */
-                    invoiceId: string;
-                    /** @description decimal, at most 2 decimal places */
-                    amount?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        statementId: string;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: date */
-                        bookingDate: string;
-                        /** Format: date */
-                        valueDate: string | null;
-                        /** @enum {string} */
-                        direction: "credit" | "debit";
-                        /** @description decimal, at most 2 decimal places */
-                        amount: number;
-                        currency: string;
-                        reversal: boolean;
-                        accountServicerRef: string | null;
-                        endToEndId: string | null;
-                        bankTransactionCode: string | null;
-                        counterpartyName: string | null;
-                        counterpartyIban: string | null;
-                        remittance: string | null;
-                        reference: string | null;
-                        symbolVariable: string | null;
-                        symbolSpecific: string | null;
-                        symbolConstant: string | null;
-                        /** @enum {string} */
-                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                        rule: string | null;
-                        reason: string | null;
-                        candidates: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            open: number;
-                        }[];
-                        pairings: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string | null;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            /** @description decimal, at most 2 decimal places */
-                            overpayment: number;
-                            /** Format: date */
-                            date: string;
-                        }[];
-                        /** @description decimal, at most 2 decimal places */
-                        unallocated: number;
-                        /** Format: uuid */
-                        reversalOf: string | null;
-                    };
-                    "application/xml": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        statementId: string;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: date */
-                        bookingDate: string;
-                        /** Format: date */
-                        valueDate: string | null;
-                        /** @enum {string} */
-                        direction: "credit" | "debit";
-                        /** @description decimal, at most 2 decimal places */
-                        amount: number;
-                        currency: string;
-                        reversal: boolean;
-                        accountServicerRef: string | null;
-                        endToEndId: string | null;
-                        bankTransactionCode: string | null;
-                        counterpartyName: string | null;
-                        counterpartyIban: string | null;
-                        remittance: string | null;
-                        reference: string | null;
-                        symbolVariable: string | null;
-                        symbolSpecific: string | null;
-                        symbolConstant: string | null;
-                        /** @enum {string} */
-                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                        rule: string | null;
-                        reason: string | null;
-                        candidates: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            open: number;
-                        }[];
-                        pairings: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string | null;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            /** @description decimal, at most 2 decimal places */
-                            overpayment: number;
-                            /** Format: date */
-                            date: string;
-                        }[];
-                        /** @description decimal, at most 2 decimal places */
-                        unallocated: number;
-                        /** Format: uuid */
-                        reversalOf: string | null;
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteBankEntriesByIdPairingsByPairingId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id (GUID) */
-                id: string;
-                /** @description The pairing (payment) id */
-                pairingId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        statementId: string;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: date */
-                        bookingDate: string;
-                        /** Format: date */
-                        valueDate: string | null;
-                        /** @enum {string} */
-                        direction: "credit" | "debit";
-                        /** @description decimal, at most 2 decimal places */
-                        amount: number;
-                        currency: string;
-                        reversal: boolean;
-                        accountServicerRef: string | null;
-                        endToEndId: string | null;
-                        bankTransactionCode: string | null;
-                        counterpartyName: string | null;
-                        counterpartyIban: string | null;
-                        remittance: string | null;
-                        reference: string | null;
-                        symbolVariable: string | null;
-                        symbolSpecific: string | null;
-                        symbolConstant: string | null;
-                        /** @enum {string} */
-                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                        rule: string | null;
-                        reason: string | null;
-                        candidates: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            open: number;
-                        }[];
-                        pairings: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string | null;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            /** @description decimal, at most 2 decimal places */
-                            overpayment: number;
-                            /** Format: date */
-                            date: string;
-                        }[];
-                        /** @description decimal, at most 2 decimal places */
-                        unallocated: number;
-                        /** Format: uuid */
-                        reversalOf: string | null;
-                    };
-                    "application/xml": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        statementId: string;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: date */
-                        bookingDate: string;
-                        /** Format: date */
-                        valueDate: string | null;
-                        /** @enum {string} */
-                        direction: "credit" | "debit";
-                        /** @description decimal, at most 2 decimal places */
-                        amount: number;
-                        currency: string;
-                        reversal: boolean;
-                        accountServicerRef: string | null;
-                        endToEndId: string | null;
-                        bankTransactionCode: string | null;
-                        counterpartyName: string | null;
-                        counterpartyIban: string | null;
-                        remittance: string | null;
-                        reference: string | null;
-                        symbolVariable: string | null;
-                        symbolSpecific: string | null;
-                        symbolConstant: string | null;
-                        /** @enum {string} */
-                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                        rule: string | null;
-                        reason: string | null;
-                        candidates: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            open: number;
-                        }[];
-                        pairings: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string | null;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            /** @description decimal, at most 2 decimal places */
-                            overpayment: number;
-                            /** Format: date */
-                            date: string;
-                        }[];
-                        /** @description decimal, at most 2 decimal places */
-                        unallocated: number;
-                        /** Format: uuid */
-                        reversalOf: string | null;
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postBankEntriesByIdIgnore: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The id (GUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        statementId: string;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: date */
-                        bookingDate: string;
-                        /** Format: date */
-                        valueDate: string | null;
-                        /** @enum {string} */
-                        direction: "credit" | "debit";
-                        /** @description decimal, at most 2 decimal places */
-                        amount: number;
-                        currency: string;
-                        reversal: boolean;
-                        accountServicerRef: string | null;
-                        endToEndId: string | null;
-                        bankTransactionCode: string | null;
-                        counterpartyName: string | null;
-                        counterpartyIban: string | null;
-                        remittance: string | null;
-                        reference: string | null;
-                        symbolVariable: string | null;
-                        symbolSpecific: string | null;
-                        symbolConstant: string | null;
-                        /** @enum {string} */
-                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                        rule: string | null;
-                        reason: string | null;
-                        candidates: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            open: number;
-                        }[];
-                        pairings: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string | null;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            /** @description decimal, at most 2 decimal places */
-                            overpayment: number;
-                            /** Format: date */
-                            date: string;
-                        }[];
-                        /** @description decimal, at most 2 decimal places */
-                        unallocated: number;
-                        /** Format: uuid */
-                        reversalOf: string | null;
-                    };
-                    "application/xml": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        statementId: string;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: date */
-                        bookingDate: string;
-                        /** Format: date */
-                        valueDate: string | null;
-                        /** @enum {string} */
-                        direction: "credit" | "debit";
-                        /** @description decimal, at most 2 decimal places */
-                        amount: number;
-                        currency: string;
-                        reversal: boolean;
-                        accountServicerRef: string | null;
-                        endToEndId: string | null;
-                        bankTransactionCode: string | null;
-                        counterpartyName: string | null;
-                        counterpartyIban: string | null;
-                        remittance: string | null;
-                        reference: string | null;
-                        symbolVariable: string | null;
-                        symbolSpecific: string | null;
-                        symbolConstant: string | null;
-                        /** @enum {string} */
-                        status: "unpaired" | "paired" | "posted" | "ignored" | "reversed";
-                        rule: string | null;
-                        reason: string | null;
-                        candidates: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            open: number;
-                        }[];
-                        pairings: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string | null;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            /** @description decimal, at most 2 decimal places */
-                            overpayment: number;
-                            /** Format: date */
-                            date: string;
-                        }[];
-                        /** @description decimal, at most 2 decimal places */
-                        unallocated: number;
-                        /** Format: uuid */
-                        reversalOf: string | null;
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getBankOverpayments: {
-        parameters: {
-            query?: {
-                partnerId?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            currency: string;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            entryIds: string[];
-                        }[];
-                    };
-                    "application/xml": {
-                        items: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            /** @enum {string} */
-                            book: "sales" | "purchase";
-                            recordNumber: string;
-                            /** Format: uuid */
-                            partnerId: string | null;
-                            currency: string;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            entryIds: string[];
-                        }[];
-                    };
-                };
-            };
-            /** @description ValidationFailed or BadRequest */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (missing or wrong credentials) */
-            401: {
-                headers: {
-                    /** @description The Basic challenge */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (no access to the CompanyID, or a CompanyID that is not a GUID) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotFound */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description NotAcceptable */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict, DuplicateRecordNumber, InvalidState, or an Idempotency-Key still in flight (then with Retry-After) */
-            409: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Business rule refused the request, or IdempotencyKeyReused */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description TooManyRequests: authentication attempts limited per client address and per (username, address); see Retry-After */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description ServiceUnavailable (a service or the message bus is down, or a limit such as printouts in progress) */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again (RFC 9110 §10.2.3) */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Timeout */
-            504: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/problem+xml": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postBankPaymentOrders: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe (IETF httpapi Idempotency-Key draft): the same key and request within 24 h returns the stored answer with `Idempotent-Replayed: true`; the same key with another request is 422 IdempotencyKeyReused; while the first request runs, 409 with Retry-After. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** Format: uuid */
-                    bankAccountId: string;
-                    invoiceIds: string[];
-                    /** Format: date */
-                    executionDate?: string;
-                };
-                "application/xml": {
-                    /** Format: uuid */
-                    bankAccountId: string;
-                    invoiceIds: string[];
-                    /** Format: date */
-                    executionDate?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        messageId: string;
-                        /** Format: date */
-                        executionDate: string;
-                        currency: string;
-                        /** @description decimal, at most 2 decimal places */
-                        total: number;
-                        /** @enum {string} */
-                        state: "open" | "done" | "cancelled";
-                        sha256: string;
-                        createdAt: string;
-                        cancelledAt: string | null;
-                        items: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            recordNumber: string;
-                            externalRecordNumber: string | null;
-                            /** Format: uuid */
-                            partnerId: string;
-                            partnerName: string | null;
-                            iban: string;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            endToEndId: string;
-                            open: boolean;
-                        }[];
-                    };
-                    "application/xml": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        messageId: string;
-                        /** Format: date */
-                        executionDate: string;
-                        currency: string;
-                        /** @description decimal, at most 2 decimal places */
-                        total: number;
-                        /** @enum {string} */
-                        state: "open" | "done" | "cancelled";
-                        sha256: string;
-                        createdAt: string;
-                        cancelledAt: string | null;
-                        items: {
-                            /** Format: uuid */
-                            invoiceId: string;
-                            recordNumber: string;
-                            externalRecordNumber: string | null;
-                            /** Format: uuid */
-                            partnerId: string;
-                            partnerName: string | null;
-                            iban: string;
-                            /** @description decimal, at most 2 decimal places */
-                            amount: number;
-                            endToEndId: string;
-                            open: boolean;
-                        }[];
                     };
                 };
             };

@@ -27,6 +27,7 @@ import {
   updateSalesInvoice,
   z,
 } from '@bm/contracts';
+import { bankOperations } from './bank-operations.routes.js';
 import { inboxOperations } from './inbox.routes.js';
 import type { Operation } from './operation.js';
 import { pagedReads } from './paged-reads.js';
@@ -122,6 +123,7 @@ export const invoiceOperations: Operation[] = [
   },
   // Issue #35: the inbox of received e-invoices and the company's access point.
   ...inboxOperations,
+  ...bankOperations,
   // Issue #37: the VAT filings.
   ...taxOperations,
 ];

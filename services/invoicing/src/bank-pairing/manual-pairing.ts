@@ -24,14 +24,8 @@ import {
   reducePairing,
   setEntryStatus,
 } from './entry.store.js';
-import {
-  lockOpenInvoices,
-  lockOpenInvoicesAfter,
-  paidEvent,
-  removePairings,
-  settle,
-  storePairings,
-} from './pairing.store.js';
+import { lockOpenInvoices } from './open-invoices.store.js';
+import { lockOpenInvoicesAfter, paidEvent, removePairings, settle, storePairings } from './pairing.store.js';
 
 const CLOSED = ['posted', 'reversed'];
 

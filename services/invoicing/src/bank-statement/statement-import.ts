@@ -33,6 +33,14 @@ import {
   statementBefore,
   storedEntryKeys,
 } from './statement.store.js';
+import {
+  balanceGap,
+  entryKeyOf,
+  type NewEntry,
+  newEntryRow,
+  reverseInFile,
+  storedReversed,
+} from './statement-entries.js';
 
 /** A statement file read and checked before the transaction. */
 export interface StatementFile {
@@ -43,22 +51,12 @@ export interface StatementFile {
   sha256: string;
 }
 
-/** The key an entry is stored once under (per account): the bank's reference, else date, amount, EndToEndId. */
-export function entryKeyOf(e: CamtEntry): string {
-  const kind = e.reversal ? 'R' : 'E';
-  if (e.accountServicerRef) return `${kind}:ref:${e.accountServicerRef}`;
-  const signed = e.direction === 'debit' ? `-${e.amount}` : e.amount;
-  return `${kind}:${e.bookingDate}|${signed}|${e.endToEndId ?? ''}`.slice(0, 120);
-}
-
 /** What the import stored: the statement's id and how its entries ended. */
 export interface ImportResult {
   statementId: string;
   paired: number;
   unpaired: number;
 }
-
-type NewEntry = Record<string, unknown> & { id: string; status: string };
 
 /** Does the import in `tx` (the account's advisory lock held). */
 export async function importStatement(tx: EntityManager, f: StatementFile): Promise<ImportResult> {
@@ -83,14 +81,7 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
     reversals.flatMap(({ e }) => (e.accountServicerRef ? [e.accountServicerRef] : [])),
     reversals.flatMap(({ e }) => (e.endToEndId && e.endToEndId !== 'NOTPROVIDED' ? [e.endToEndId] : [])),
   );
-  const reversedStored = new Map<string, { id: string; paymentIds: string[] }>();
-  for (const { e, key } of reversals) {
-    const taken = new Set([...reversedStored.values()].map((r) => r.id));
-    const original =
-      storedOriginals.find((o) => !taken.has(o.id) && sameRef(e, o.accountServicerRef)) ??
-      storedOriginals.find((o) => !taken.has(o.id) && sameTx(e, o.endToEndId, o.amount, o.counterpartyIban));
-    if (original) reversedStored.set(key, original);
-  }
+  const reversedStored = storedReversed(reversals, storedOriginals);
   const undone = await removePairings(
     tx,
     companyId,
@@ -130,35 +121,7 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
 
   for (const { e, key } of fresh) {
     const id = crypto.randomUUID();
-    const row: NewEntry = {
-      id,
-      companyId,
-      bankAccountId: account.id,
-      statementId,
-      entryKey: key,
-      accountServicerRef: e.accountServicerRef?.slice(0, 35) ?? null,
-      endToEndId: e.endToEndId?.slice(0, 35) ?? null,
-      direction: e.direction,
-      amount: e.amount,
-      currency: e.currency,
-      bookingDate: e.bookingDate,
-      valueDate: e.valueDate,
-      reversal: e.reversal,
-      bankTransactionCode: e.bankTransactionCode?.slice(0, 40) ?? null,
-      counterpartyName: e.counterpartyName?.slice(0, 140) ?? null,
-      counterpartyIban: e.counterpartyIban?.slice(0, 34) ?? null,
-      remittance: e.remittance,
-      reference: e.reference?.slice(0, 35) ?? null,
-      symbolVariable: e.symbols.symbolVariable,
-      symbolSpecific: e.symbols.symbolSpecific,
-      symbolConstant: e.symbols.symbolConstant,
-      status: 'unpaired',
-      rule: null,
-      reason: null,
-      candidates: [],
-      reversalOf: null,
-      createdAt: now,
-    };
+    const row = newEntryRow(e, { id, key, companyId, accountId: account.id, statementId, now });
     rows.push(row);
     if (e.reversal) {
       const original = reversedStored.get(key);
@@ -265,16 +228,7 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
     }
   }
   const previous = await statementBefore(tx, companyId, account.id, s.periodFrom);
-  const warnings: { code: string; message: string }[] = [];
-  if (
-    previous?.closing_balance != null &&
-    s.openingBalance != null &&
-    !dec(previous.closing_balance).eq(dec(s.openingBalance))
-  )
-    warnings.push({
-      code: 'BalanceGap',
-      message: `statement ${previous.number} (to ${previous.period_to}) closed at ${fmt(previous.closing_balance)}, this one opens at ${fmt(s.openingBalance)}: a gap of ${fmt(dec(s.openingBalance).minus(dec(previous.closing_balance)))} (a statement between them missing?)`,
-    });
+  const warnings = balanceGap(previous, s.openingBalance);
 
   await markReversed(
     tx,
@@ -337,44 +291,4 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
     { entity: OutboxEntity, rows: [outboxRow(companyId, InvoiceEventSubjects.bankStatementImported, event)] },
   ]);
   return { statementId, paired, unpaired };
-}
-
-/** The reversal names the entry's bank reference. */
-const sameRef = (e: CamtEntry, ref: string | null) => !!e.accountServicerRef && ref === e.accountServicerRef;
-/** The reversal has the entry's EndToEndId, amount and counterparty IBAN. */
-const sameTx = (e: CamtEntry, e2e: string | null, amount: string, iban: string | null) =>
-  !!e.endToEndId &&
-  e.endToEndId !== 'NOTPROVIDED' &&
-  e2e === e.endToEndId &&
-  dec(amount).eq(dec(e.amount)) &&
-  iban === e.counterpartyIban;
-
-/**
- * A reversal entry (`RvslInd`) whose entry is not stored: the entry of this file with the same bank
- * reference, else the same EndToEndId, amount and counterparty IBAN; its pairings are undone and both end
- * `reversed`, naming each other. None found: the reversal stays unpaired for a person.
- */
-function reverseInFile(
-  e: CamtEntry,
-  row: NewEntry,
-  inFile: { entry: CamtEntry; row: NewEntry; pairings: PairingToStore[] }[],
-  pairings: PairingToStore[],
-  book: Map<string, StoredOpenInvoice>,
-) {
-  const open = inFile.filter((x) => x.row.status !== 'reversed');
-  const local =
-    open.find((x) => sameRef(e, x.entry.accountServicerRef)) ??
-    open.find((x) => sameTx(e, x.entry.endToEndId, x.entry.amount, x.entry.counterpartyIban));
-  if (!local) {
-    Object.assign(row, { reason: 'a reversal whose entry is not among the stored ones' });
-    return;
-  }
-  for (const p of local.pairings) {
-    pairings.splice(pairings.indexOf(p), 1);
-    const inv = book.get(p.invoiceId)!;
-    inv.open = fmt(dec(inv.open).plus(dec(p.amount)));
-  }
-  local.pairings.length = 0;
-  Object.assign(local.row, { status: 'reversed', reversalOf: row.id, rule: null });
-  Object.assign(row, { status: 'reversed', reversalOf: local.row.id });
 }
