@@ -38,7 +38,9 @@ export interface AppDeps {
     GatewayConfig,
     'ADMIN_TOKEN' | 'REQUEST_TIMEOUT_MS' | 'BODY_LIMIT_BYTES' | 'AUTH_CACHE_TTL_MS'
   > &
-    Partial<AuthLimits & Pick<GatewayConfig, 'HEALTH_CACHE_MS' | 'OPS_STATUS_DIR'>>;
+    Partial<
+      AuthLimits & Pick<GatewayConfig, 'HEALTH_CACHE_MS' | 'OPS_STATUS_DIR' | 'STATEMENT_BODY_LIMIT_BYTES'>
+    >;
   identity: IdentityService;
   /** Where `Idempotency-Key`s and their answers are kept (issue #12). */
   idempotency: IdempotencyStore;
@@ -107,14 +109,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
       throw new AppError(ErrorKind.invalid, ErrorCode.BadRequest, 'the URL contains a NUL character (%00)');
     await next();
   });
-  app.use(
-    '*',
-    bodyLimit(deps.config.BODY_LIMIT_BYTES, () => {
-      throw new HTTPException(413, {
-        message: `request body larger than ${deps.config.BODY_LIMIT_BYTES} bytes`,
-      });
-    }),
-  );
+  // A bank statement (issue #45) is a month of a busy account: its own, larger limit.
+  const limitOf = (bytes: number) =>
+    bodyLimit(bytes, () => {
+      throw new HTTPException(413, { message: `request body larger than ${bytes} bytes` });
+    });
+  const [anyBody, statementBody] = [
+    limitOf(deps.config.BODY_LIMIT_BYTES),
+    limitOf(deps.config.STATEMENT_BODY_LIMIT_BYTES ?? 64 * 1024 * 1024),
+  ];
+  app.use('*', (c, next) => (c.req.path === '/1.6/bank/statements' ? statementBody : anyBody)(c, next));
 
   app.onError((err, c) => {
     const format = c.get('format') ?? 'json';

@@ -19,6 +19,12 @@ export const GatewayEnv = ServiceEnv.extend({
     .int()
     .min(1024)
     .default(4 * 1024 * 1024),
+  /** Largest bank statement (`POST /1.6/bank/statements`, issue #45), bytes. */
+  STATEMENT_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
   /** How long a verified credential tuple stays cached, ms. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   /** Uncached credential checks a second per client address, per replica (issue #12). */

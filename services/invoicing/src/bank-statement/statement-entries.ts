@@ -4,7 +4,7 @@
  */
 import { dec, fmt } from '@bm/money';
 import type { CamtEntry } from '../bank-format/index.js';
-import type { PairingToStore, StoredOpenInvoice } from '../bank-pairing/index.js';
+import type { PairingToStore } from '../bank-pairing/index.js';
 
 /** A new entry's row as the import builds it (`status` and the rest set as it decides). */
 export type NewEntry = Record<string, unknown> & { id: string; status: string };
@@ -38,7 +38,7 @@ export function reverseInFile(
   row: NewEntry,
   inFile: { entry: CamtEntry; row: NewEntry; pairings: PairingToStore[] }[],
   pairings: PairingToStore[],
-  book: Map<string, StoredOpenInvoice>,
+  undo: (p: PairingToStore) => void,
 ) {
   const open = inFile.filter((x) => x.row.status !== 'reversed');
   const local =
@@ -50,8 +50,7 @@ export function reverseInFile(
   }
   for (const p of local.pairings) {
     pairings.splice(pairings.indexOf(p), 1);
-    const inv = book.get(p.invoiceId)!;
-    inv.open = fmt(dec(inv.open).plus(dec(p.amount)));
+    undo(p);
   }
   local.pairings.length = 0;
   Object.assign(local.row, { status: 'reversed', reversalOf: row.id, rule: null });
@@ -134,4 +133,29 @@ export function storedReversed<
     if (original) out.set(key, original);
   }
   return out;
+}
+
+/**
+ * The posting of a fee or interest entry (issue #45): a fee debits the bank account's `feeAccount` (568)
+ * and credits its ledger account (221), interest the reverse against `interestAccount` (662); a refunded
+ * fee (a credit) or negative interest (a debit) posts the other way.
+ */
+export function postingOf(
+  rule: 'fee' | 'interest',
+  e: CamtEntry,
+  account: { accountCode: string; feeAccount: string; interestAccount: string },
+  statementNumber: string,
+) {
+  const [debit, credit] =
+    rule === 'fee'
+      ? [account.feeAccount, account.accountCode]
+      : [account.accountCode, account.interestAccount];
+  const usual = (rule === 'fee') === (e.direction === 'debit');
+  const [d, c] = usual ? [debit, credit] : [credit, debit];
+  return {
+    debitAccount: d,
+    creditAccount: c,
+    amount: e.amount,
+    description: `Bank ${rule}, statement ${statementNumber}`,
+  };
 }

@@ -10,20 +10,21 @@
 import { type BankStatementImportedEvent, InvoiceEventSubjects } from '@bm/contracts';
 import { dec, fmt } from '@bm/money';
 import { type EntityManager, entryRows, insertAll, outboxRow } from '@bm/service-kit';
-import type { CamtEntry, CamtStatement } from '../bank-format/index.js';
+import type { CamtStatement } from '../bank-format/index.js';
 import { vsKey } from '../bank-format/index.js';
 import {
   type InvoiceAfter,
   invoicesByTotal,
   lockOpenInvoices,
-  type PairingToStore,
+  lockUnchanged,
+  partnerCandidates,
   removePairings,
-  type StoredOpenInvoice,
   storePairings,
   symbolForms,
 } from '../bank-pairing/index.js';
 import { pairEntry, postingRuleOf } from '../payment-rules/index.js';
 import { OutboxEntity } from '../schema/entities.js';
+import { candidateOf, StatementPairing } from './entry-pairing.js';
 import {
   type BankAccountRow,
   entriesToReverse,
@@ -38,7 +39,7 @@ import {
   entryKeyOf,
   type NewEntry,
   newEntryRow,
-  reverseInFile,
+  postingOf,
   storedReversed,
 } from './statement-entries.js';
 
@@ -98,27 +99,14 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
       ),
     ),
   ];
-  const invoices = await lockOpenInvoices(tx, companyId, {
-    symbols,
-    partnerIds: [...new Set([...partners.values()].flatMap((p) => [...p]))],
-    ids: [],
-  });
-  const book = new Map<string, StoredOpenInvoice>(invoices.map((i) => [i.id, i]));
-  const byVs = new Map<string, StoredOpenInvoice[]>();
-  const byPartner = new Map<string, StoredOpenInvoice[]>();
-  for (const i of invoices) {
-    const k = vsKey(i.symbolVariable);
-    if (k) byVs.set(k, [...(byVs.get(k) ?? []), i]);
-    if (i.partnerId) byPartner.set(i.partnerId, [...(byPartner.get(i.partnerId) ?? []), i]);
-  }
-
+  // Invoices named by a VS are locked at once (few); a counterparty's are read after the first pass, and
+  // only those it pays are locked and checked unchanged before storing (a partner may have thousands).
+  const named = await lockOpenInvoices(tx, companyId, { symbols, partnerIds: [], ids: [] });
+  const pairing = new StatementPairing(named, account.accountCode);
   const now = new Date();
   const rows: NewEntry[] = [];
-  const pairings: PairingToStore[] = [];
   const postings: Record<string, unknown>[] = [];
   const reversedIds: { id: string; by: string }[] = [];
-  const inFile: { entry: CamtEntry; row: NewEntry; pairings: PairingToStore[] }[] = [];
-
   for (const { e, key } of fresh) {
     const id = crypto.randomUUID();
     const row = newEntryRow(e, { id, key, companyId, accountId: account.id, statementId, now });
@@ -128,86 +116,23 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
       if (original) {
         reversedIds.push({ id: original.id, by: id });
         Object.assign(row, { status: 'reversed', reversalOf: original.id });
-      } else reverseInFile(e, row, inFile, pairings, book);
+      } else pairing.reverse(e, row);
       continue;
     }
     const posting = postingRuleOf(e.bankTransactionCode);
     if (posting) {
-      const [debit, credit] =
-        posting === 'fee'
-          ? [account.feeAccount, account.accountCode]
-          : [account.accountCode, account.interestAccount];
-      // A fee refunded (a credit) or negative interest (a debit) posts the other way.
-      const usual = (posting === 'fee') === (e.direction === 'debit');
-      const [d, c] = usual ? [debit, credit] : [credit, debit];
-      postings.push(
-        ...entryRows(companyId, id, [
-          {
-            debitAccount: d,
-            creditAccount: c,
-            amount: e.amount,
-            description: `Bank ${posting}, statement ${s.number}`,
-          },
-        ]),
-      );
+      postings.push(...entryRows(companyId, id, [postingOf(posting, e, account, s.number)]));
       Object.assign(row, { status: 'posted', rule: posting });
-      inFile.push({ entry: e, row, pairings: [] });
+      pairing.inFile.push({ entry: e, row, pairings: [] });
       continue;
     }
-    const partnerIds = e.counterpartyIban
-      ? (partners.get(e.counterpartyIban) ?? new Set<string>())
-      : new Set<string>();
-    const vs = vsKey(e.symbols.symbolVariable);
-    const considered = [
-      ...(vs ? (byVs.get(vs) ?? []) : []),
-      ...[...partnerIds].flatMap((p) => byPartner.get(p) ?? []),
-    ];
-    const decision = pairEntry(
-      {
-        direction: e.direction,
-        amount: e.amount,
-        currency: e.currency,
-        symbolVariable: e.symbols.symbolVariable,
-      },
-      [...new Set(considered)],
-      partnerIds,
-    );
-    const mine: PairingToStore[] = [];
-    if (decision.status === 'paired') {
-      for (const p of decision.pairings) {
-        const pairing = {
-          ...p,
-          id: crypto.randomUUID(),
-          entryId: id,
-          date: e.bookingDate,
-          bankAccountCode: account.accountCode,
-        };
-        mine.push(pairing);
-        const inv = book.get(p.invoiceId)!;
-        inv.open = fmt(dec(inv.open).minus(dec(p.amount)));
-      }
-      Object.assign(row, { status: 'paired', rule: decision.rule });
-    } else {
-      Object.assign(row, {
-        reason: decision.reason,
-        candidates: decision.candidates.map((cid) => {
-          const c = book.get(cid)!;
-          return {
-            invoiceId: c.id,
-            book: c.book,
-            recordNumber: c.recordNumber,
-            partnerId: c.partnerId,
-            open: c.open,
-          };
-        }),
-      });
-    }
-    pairings.push(...mine);
-    inFile.push({ entry: e, row, pairings: mine });
+    pairing.first(e, row, e.counterpartyIban ? (partners.get(e.counterpartyIban) ?? new Set()) : new Set());
   }
+  pairing.second(await partnerCandidates(tx, companyId, pairing.needs()));
+  const pairings = pairing.pairings;
 
   // Entries the rule knew nothing about: the open invoices of exactly their amount, for a person.
-  const blind = inFile.filter(
+  const blind = pairing.inFile.filter(
     (x) => x.row.status === 'unpaired' && !x.entry.reversal && !(x.row.candidates as unknown[]).length,
   );
   if (blind.length) {
@@ -215,18 +140,11 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
     for (const x of blind) {
       const d = pairEntry({ ...x.entry, symbolVariable: null }, byTotal, new Set());
       if (d.status === 'unpaired')
-        x.row.candidates = d.candidates.map((cid) => {
-          const c = byTotal.find((i) => i.id === cid)!;
-          return {
-            invoiceId: c.id,
-            book: c.book,
-            recordNumber: c.recordNumber,
-            partnerId: c.partnerId,
-            open: c.open,
-          };
-        });
+        x.row.candidates = d.candidates.map((cid) => candidateOf(byTotal.find((i) => i.id === cid)!));
     }
   }
+  // The counterparty's invoices it pays, locked now: unchanged since they were read, or nothing is stored.
+  await lockUnchanged(tx, companyId, pairings, pairing.unlocked);
   const previous = await statementBefore(tx, companyId, account.id, s.periodFrom);
   const warnings = balanceGap(previous, s.openingBalance);
 
@@ -262,7 +180,7 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
     postings,
   );
   const after = new Map<string, InvoiceAfter>();
-  for (const i of book.values())
+  for (const i of pairing.invoices())
     after.set(i.id, {
       id: i.id,
       book: i.book,

@@ -136,7 +136,7 @@ export function pairEntry(
       ? `no open invoice with the variable symbol ${vs}, and the counterparty's account is not known`
       : "no variable symbol, and the counterparty's account is not known"
     : exact.length > 1
-      ? `${exact.length} open invoices of the counterparty have exactly ${entry.amount}`
+      ? `${exact.length}${exact.length >= 20 ? ' or more' : ''} open invoices of the counterparty have exactly ${entry.amount}`
       : `no open invoice of the counterparty has exactly ${entry.amount}${vs ? ` and none has the variable symbol ${vs}` : ''}`;
   const sameAmount = eligible.filter((i) => dec(i.open).abs().eq(amount)).sort(oldestFirst);
   const candidates = (exact.length ? exact : theirs.length ? theirs : sameAmount)
