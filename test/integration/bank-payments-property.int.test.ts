@@ -135,7 +135,7 @@ const statements = fc
 async function check(files: Payment[][], order: number[], together: boolean) {
   const { c, invoices } = await company();
   const texts = files.map((f, i) => file(`S${i}`, f, invoices));
-  texts.forEach((t, i) => dumpIso(`camt053-property-${Date.now()}-${i}.xml`, t));
+  for (const [i, t] of texts.entries()) dumpIso(`camt053-property-${Date.now()}-${i}.xml`, t);
   const send = (i: number) =>
     c.post('/1.6/bank/statements', unchecked(texts[i]), { 'Content-Type': 'application/xml' });
   if (together) {
