@@ -125,6 +125,9 @@ beforeAll(async () => {
   S.twin2 = await sale('33.00', { partnerId: P.other.id });
   S.credit = await sale('-40.00');
   S.reversed = await sale('60.00');
+  // One VS on two invoices of the customer (a partner reusing it): the older one is paid first.
+  S.reuse1 = await sale('30.00', { symbolVariable: '880088', dateCreated: '2026-11-02' });
+  S.reuse2 = await sale('50.00', { symbolVariable: '880088', dateCreated: '2026-11-01' });
   P.p1 = await purchase('DF-1', 300, { symbolVariable: '7001' });
   P.p2 = await purchase('DF-2', 150, { symbolVariable: '7002', symbolConstant: '0308' });
   P.p3 = await purchase('DF-3', 90, { symbolVariable: '7003' });
@@ -189,6 +192,7 @@ describe('a bank statement pairs its entries (issue #45)', () => {
         iban: SUPPLIER_IBAN,
       },
       { amount: '2.50', cd: 'DBIT', date: '2026-11-14', ref: 'A9', code: ['ACMT', 'MDOP', 'CHRG'] },
+      { amount: '100.00', cd: 'CRDT', date: '2026-11-12', ref: 'A10', e2e: '/VS880088/SS/KS' },
     ]);
     const st = ok(await importXml(text), 201);
     S.st = st;
@@ -197,8 +201,8 @@ describe('a bank statement pairs its entries (issue #45)', () => {
       bankAccountId: account.id,
       number: '41',
       format: 'camt.053.001.02',
-      entryCount: 10,
-      newEntries: 10,
+      entryCount: 11,
+      newEntries: 11,
     });
     expect(st.openingBalance).toBe(1000);
     const status = (ref: string) => [entryOf(st, ref)?.status, entryOf(st, ref)?.rule];
@@ -238,12 +242,38 @@ describe('a bank statement pairs its entries (issue #45)', () => {
     const overpayments = ok(
       await c.get(`/1.6/bank/overpayments?partnerId=${P.customer.id}` as '/1.6/bank/overpayments'),
     );
-    expect(overpayments.items).toEqual([expect.objectContaining({ invoiceId: S.over.id, amount: 30 })]);
+    const byId = (a: any[][]) => a.sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    expect(byId(overpayments.items.map((o: any) => [o.invoiceId, o.amount]))).toEqual(
+      byId([
+        [S.over.id, 30],
+        [S.reuse1.id, 20],
+      ]),
+    );
+    // One VS on two invoices: the older paid first, the surplus on the last one paid.
+    expect(await sales(S.reuse2.id)).toMatchObject({ balance: 0, paymentStatus: 'paid' });
+    expect(await sales(S.reuse1.id)).toMatchObject({ balance: -20, paymentStatus: 'overpaid' });
+    expect(entryOf(st, 'A10').pairings.map((p: any) => [p.invoiceId, p.amount, p.overpayment])).toEqual([
+      [S.reuse2.id, 50, 0],
+      [S.reuse1.id, 50, 20],
+    ]);
+    // What the bank posted: 221 against 311 for a customer, 321 against 221 for a supplier, 568 for a fee.
+    const posted = (ref: string) =>
+      entryOf(st, ref).accountingEntries.map((a: any) => [a.debitAccount, a.creditAccount, a.amount]);
+    expect(posted('A1')).toEqual([['221', '311', 100]]);
+    expect(posted('A6')).toEqual([['311', '221', 40]]);
+    expect(posted('A8')).toEqual([['321', '221', 300]]);
+    expect(posted('A9')).toEqual([['568', '221', 2.5]]);
+    expect(posted('A5')).toEqual([]);
     // The list views: balances, statuses and the filters.
     const unpaid = ok(
       await c.get('/1.6/sales/invoices/1?paymentStatus=overpaid' as '/1.6/sales/invoices/{page}'),
     );
-    expect(unpaid.items.map((i: any) => [i.id, i.balance])).toEqual([[S.over.id, -30]]);
+    expect(byId(unpaid.items.map((i: any) => [i.id, i.balance]))).toEqual(
+      byId([
+        [S.over.id, -30],
+        [S.reuse1.id, -20],
+      ]),
+    );
   });
 
   it('the same file again changes nothing; an overlapping statement stores each entry once and pays nothing twice', async () => {

@@ -5031,6 +5031,13 @@ export interface operations {
                             unallocated: number;
                             /** Format: uuid */
                             reversalOf: string | null;
+                            accountingEntries: {
+                                debitAccount: string;
+                                creditAccount: string;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                description: string;
+                            }[];
                         }[];
                     };
                 };
@@ -5131,6 +5138,13 @@ export interface operations {
                             unallocated: number;
                             /** Format: uuid */
                             reversalOf: string | null;
+                            accountingEntries: {
+                                debitAccount: string;
+                                creditAccount: string;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                description: string;
+                            }[];
                         }[];
                     };
                 };
@@ -5363,6 +5377,13 @@ export interface operations {
                             unallocated: number;
                             /** Format: uuid */
                             reversalOf: string | null;
+                            accountingEntries: {
+                                debitAccount: string;
+                                creditAccount: string;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                description: string;
+                            }[];
                         }[];
                     };
                     "application/xml": string;
@@ -14624,6 +14645,13 @@ export interface operations {
                             unallocated: number;
                             /** Format: uuid */
                             reversalOf: string | null;
+                            accountingEntries: {
+                                debitAccount: string;
+                                creditAccount: string;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                description: string;
+                            }[];
                         }[];
                     };
                     "application/xml": {
@@ -14693,6 +14721,13 @@ export interface operations {
                             unallocated: number;
                             /** Format: uuid */
                             reversalOf: string | null;
+                            accountingEntries: {
+                                debitAccount: string;
+                                creditAccount: string;
+                                /** @description decimal, at most 2 decimal places */
+                                amount: number;
+                                description: string;
+                            }[];
                         }[];
                     };
                 };
@@ -14916,6 +14951,13 @@ export interface operations {
                         unallocated: number;
                         /** Format: uuid */
                         reversalOf: string | null;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -14980,6 +15022,13 @@ export interface operations {
                         unallocated: number;
                         /** Format: uuid */
                         reversalOf: string | null;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
                     };
                 };
             };
@@ -15186,6 +15235,13 @@ export interface operations {
                         unallocated: number;
                         /** Format: uuid */
                         reversalOf: string | null;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -15250,6 +15306,13 @@ export interface operations {
                         unallocated: number;
                         /** Format: uuid */
                         reversalOf: string | null;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
                     };
                 };
             };
@@ -15457,6 +15520,13 @@ export interface operations {
                         unallocated: number;
                         /** Format: uuid */
                         reversalOf: string | null;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
                     };
                     "application/xml": {
                         /** Format: uuid */
@@ -15521,6 +15591,13 @@ export interface operations {
                         unallocated: number;
                         /** Format: uuid */
                         reversalOf: string | null;
+                        accountingEntries: {
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description decimal, at most 2 decimal places */
+                            amount: number;
+                            description: string;
+                        }[];
                     };
                 };
             };

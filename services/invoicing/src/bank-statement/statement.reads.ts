@@ -37,15 +37,36 @@ async function pairingsOf(em: EntityManager, companyId: string, ids: readonly st
        left join "invoicing"."sales_invoice" s on x.book = 'sales' and s.id = x.invoice_id
        left join "invoicing"."purchase_invoice" p on x.book = 'purchase' and p.id = x.invoice_id
       where x.company_id = ? and x.entry_id = any(?::uuid[])
-      order by x.created_at, x.id`,
+      order by x.created_at, coalesce(s.date_created, p.date_created), coalesce(s.record_number, p.record_number), x.id`,
     [companyId, pgArray(ids)],
   );
   for (const r of rows) out.set(r.entry_id, [...(out.get(r.entry_id) ?? []), r]);
   return out;
 }
 
+type Posting = BankEntry['accountingEntries'][number];
+
+/** The postings of entries `ids` (a fee's or interest's) and of their pairings, by entry, in line order. */
+async function postingsOf(em: EntityManager, companyId: string, ids: readonly string[]) {
+  const out = new Map<string, Posting[]>();
+  if (!ids.length) return out;
+  const rows = await execBound<Posting & { entry_id: string }>(
+    em,
+    `select coalesce(x.entry_id, a.document_id) as entry_id, a.debit_account as "debitAccount",
+            a.credit_account as "creditAccount", a.amount::text as amount, a.description
+       from "invoicing"."accounting_entry" a
+       left join "invoicing"."payment" x on x.id = a.document_id and x.company_id = a.company_id
+      where a.company_id = ? and (a.document_id = any(?::uuid[]) or x.entry_id = any(?::uuid[]))
+      order by x.created_at nulls first, a.line_no`,
+    [companyId, pgArray(ids), pgArray(ids)],
+  );
+  for (const { entry_id, ...p } of rows)
+    out.set(entry_id, [...(out.get(entry_id) ?? []), { ...p, amount: fmt(p.amount) }]);
+  return out;
+}
+
 /** The entry as the API shows it, with its pairings; `unallocated` what no pairing took (paired entries only). */
-export function entryDto(e: BankEntryRow, pairings: PairingRow[]): BankEntry {
+export function entryDto(e: BankEntryRow, pairings: PairingRow[], postings: Posting[] = []): BankEntry {
   const allocated = pairings.reduce((a, p) => a.plus(dec(p.amount).abs()), dec(0));
   const settled = e.status === 'posted' || e.status === 'reversed' || e.status === 'ignored';
   return {
@@ -84,6 +105,7 @@ export function entryDto(e: BankEntryRow, pairings: PairingRow[]): BankEntry {
     })),
     unallocated: settled ? '0.00' : fmt(dec(e.amount).minus(allocated)),
     reversalOf: e.reversalOf ?? null,
+    accountingEntries: postings,
   };
 }
 
@@ -93,12 +115,12 @@ export async function entryDtos(
   companyId: string,
   entries: BankEntryRow[],
 ): Promise<BankEntry[]> {
-  const pairings = await pairingsOf(
-    em,
-    companyId,
-    entries.map((e) => e.id),
-  );
-  return entries.map((e) => entryDto(e, pairings.get(e.id) ?? []));
+  const ids = entries.map((e) => e.id);
+  const [pairings, postings] = await Promise.all([
+    pairingsOf(em, companyId, ids),
+    postingsOf(em, companyId, ids),
+  ]);
+  return entries.map((e) => entryDto(e, pairings.get(e.id) ?? [], postings.get(e.id) ?? []));
 }
 
 /** Entry `id` as stored now. @throws 404 */

@@ -7,6 +7,7 @@
  */
 import { defineContract } from '../contract.js';
 import { Amount, DateOnly, Guid, Page, PageQuery, z } from '../primitives.js';
+import { AccountingEntry } from '../warehouse/document-fields.js';
 
 /** `unpaired`, `paired` (fully or partly), `posted` (fees, interest), `ignored`, `reversed`. */
 export const BankEntryStatus = z.enum(['unpaired', 'paired', 'posted', 'ignored', 'reversed']);
@@ -72,6 +73,11 @@ export const BankEntry = z.object({
   unallocated: Amount(),
   /** A reversal and the entry it reversed name each other. */
   reversalOf: Guid().nullable(),
+  /**
+   * What the entry posted: each pairing's (the bank account's ledger account against 311 customers, or 321
+   * suppliers against it) and a fee's or interest's (568 / 662 against it), amounts positive.
+   */
+  accountingEntries: z.array(AccountingEntry),
 });
 export type BankEntry = z.infer<typeof BankEntry>;
 
