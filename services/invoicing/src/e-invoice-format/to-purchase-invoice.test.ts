@@ -25,6 +25,28 @@ const received = (over: Partial<ReceivedEInvoice> = {}): ReceivedEInvoice => ({
 });
 
 describe('purchaseFromEInvoice', () => {
+  it('takes where to pay from the payment means (issue #45): the IBAN of BT-84, the variable symbol of BT-83', () => {
+    const pay = (paymentId: string | null, iban = 'SK31 1200 0000 1987 4263 7541') =>
+      purchaseFromEInvoice(
+        received({ payment: { meansCode: '58', paymentId, iban, bic: null, accountName: null } }),
+        company,
+        '2026-11-25',
+      );
+    expect(pay('2026000123')).toMatchObject({
+      iban: 'SK3112000000198742637541',
+      symbolVariable: '2026000123',
+      symbolSpecific: null,
+      symbolConstant: null,
+    });
+    expect(pay('/VS77/SS12/KS0308')).toMatchObject({
+      symbolVariable: '77',
+      symbolSpecific: '12',
+      symbolConstant: '0308',
+    });
+    expect(pay('Invoice INV-2026-7')).toMatchObject({ symbolVariable: null });
+    expect(pay(null, 'not an iban')).toMatchObject({ iban: null, symbolVariable: null });
+  });
+
   it('an Invoice books its lines, totals and VAT as stated, on the day of receipt', () => {
     const p = purchaseFromEInvoice(received(), company, '2026-11-25');
     expect(p.rows).toEqual([
