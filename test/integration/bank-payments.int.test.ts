@@ -205,6 +205,20 @@ describe('a bank statement pairs its entries (issue #45)', () => {
       newEntries: 11,
     });
     expect(st.openingBalance).toBe(1000);
+    // In the bank's order.
+    expect(st.entries.map((e: any) => e.accountServicerRef)).toEqual([
+      'A1',
+      'A2',
+      'A3',
+      'A4',
+      'A5',
+      'A6',
+      'A7',
+      'A7',
+      'A8',
+      'A9',
+      'A10',
+    ]);
     const status = (ref: string) => [entryOf(st, ref)?.status, entryOf(st, ref)?.rule];
     expect(status('A1')).toEqual(['paired', 'variableSymbol']);
     expect(status('A2')).toEqual(['paired', 'variableSymbol']);

@@ -67,6 +67,7 @@ export function newEntryRow(
     companyId: k.companyId,
     bankAccountId: k.accountId,
     statementId: k.statementId,
+    position: e.index,
     entryKey: k.key,
     accountServicerRef: e.accountServicerRef?.slice(0, 35) ?? null,
     endToEndId: e.endToEndId?.slice(0, 35) ?? null,

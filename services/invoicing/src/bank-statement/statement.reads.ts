@@ -165,7 +165,7 @@ export async function getStatement(em: EntityManager, companyId: string, id: str
   const entries = await em.find(
     BankEntryEntity,
     { statementId: id },
-    { orderBy: { bookingDate: 'asc', createdAt: 'asc', id: 'asc' }, disableIdentityMap: true },
+    { orderBy: { position: 'asc', id: 'asc' }, disableIdentityMap: true },
   );
   return { ...statementHeader(s, account?.iban ?? ''), entries: await entryDtos(em, companyId, entries) };
 }
@@ -219,7 +219,7 @@ export async function listEntries(
   if (q.status) where.status = q.status;
   if (q.accountId) where.bankAccountId = q.accountId;
   const [rows, total] = await em.findAndCount(BankEntryEntity, where, {
-    orderBy: { bookingDate: 'asc', createdAt: 'asc', id: 'asc' },
+    orderBy: { bookingDate: 'asc', createdAt: 'asc', position: 'asc', id: 'asc' },
     limit: pageSize,
     offset: (page - 1) * pageSize,
     disableIdentityMap: true,

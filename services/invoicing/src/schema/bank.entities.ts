@@ -59,6 +59,8 @@ export const BankEntryEntity = defineEntity({
     ...tenantColumns(),
     bankAccountId: p.uuid(),
     statementId: p.uuid(),
+    /** Its place in the statement that stored it (1-based `Ntry` order): a statement lists its entries as the bank did. */
+    position: p.integer().default(0),
     entryKey: p.string().length(120),
     accountServicerRef: p.string().length(35).nullable(),
     endToEndId: p.string().length(35).nullable(),
