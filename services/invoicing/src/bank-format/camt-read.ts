@@ -12,6 +12,7 @@
  * Amounts are decimal strings as written (never numbers); an entry's `amount` is positive with
  * `direction` credit/debit; balances are signed (a DBIT balance negative). Dates `YYYY-MM-DD`.
  */
+import { dec } from '@bm/money';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type PaymentSymbols, readSymbols } from './symbols.js';
 
@@ -108,7 +109,7 @@ function dateOf(v: unknown): string | null {
 }
 
 const signed = (amount: string, cdtDbt: string | null) =>
-  cdtDbt === 'DBIT' && Number(amount) !== 0 ? `-${amount}` : amount;
+  cdtDbt === 'DBIT' && !dec(amount).isZero() ? `-${amount}` : amount;
 
 function balanceOf(bals: X[], codes: string[]): string | null {
   for (const code of codes) {

@@ -4,7 +4,7 @@
  * with what each has open now (total minus every payment). Amounts 2 decimals, the invoice's currency.
  */
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
-import { dec, fmt } from '@bm/money';
+import { type Dec, dec, fmt } from '@bm/money';
 import { type EntityManager, execBound, pgArray } from '@bm/service-kit';
 import type { InvoiceBook, OpenInvoice } from '../payment-rules/index.js';
 
@@ -27,6 +27,32 @@ export function symbolForms(vs: string): string[] {
   return [...new Set([vs, bare, bare.padStart(10, '0')])];
 }
 
+/** An invoice row as the queries below select it (snake case, decimals as text). */
+interface OpenRow {
+  book: InvoiceBook;
+  id: string;
+  partner_id: string | null;
+  record_number: string;
+  symbol_variable: string | null;
+  currency: string;
+  date_created: string;
+  sum_total: string;
+}
+
+/** A selected row with what it has `open`, as the rule reads it. */
+const openInvoiceOf = (r: OpenRow, open: Dec | string): StoredOpenInvoice => ({
+  id: r.id,
+  book: r.book,
+  partnerId: r.partner_id,
+  recordNumber: r.record_number,
+  symbolVariable: r.symbol_variable,
+  currency: r.currency,
+  dateCreated: r.date_created,
+  sumTotal: r.sum_total,
+  cancelled: false,
+  open: fmt(open),
+});
+
 /**
  * The company's invoices found by `search`, row-locked (sales and purchase, in id order: no deadlock
  * with a payment or another import), with what each has open now (total minus every payment).
@@ -40,18 +66,7 @@ export async function lockOpenInvoices(
   if (!search.symbols.length && !search.partnerIds.length && !search.ids.length) return [];
   const params = [companyId, pgArray(search.symbols), pgArray(search.partnerIds), pgArray(search.ids)];
   const where = `company_id = ? and (symbol_variable = any(?::text[]) or partner_id = any(?::uuid[]) or id = any(?::uuid[]))`;
-  const rows = await execBound<{
-    book: InvoiceBook;
-    id: string;
-    partner_id: string | null;
-    record_number: string;
-    symbol_variable: string | null;
-    currency: string;
-    date_created: string;
-    sum_total: string;
-    cancelled: boolean;
-    paid: string;
-  }>(
+  const rows = await execBound<OpenRow & { cancelled: boolean; paid: string }>(
     tx,
     `with s as (select id, partner_id, record_number, symbol_variable, currency, date_created, sum_total, cancelled
                   from "invoicing"."sales_invoice" where ${where} order by id ${lock ? 'for update' : ''}),
@@ -64,20 +79,7 @@ export async function lockOpenInvoices(
        from c`,
     [...params, ...params, companyId],
   );
-  return rows
-    .filter((r) => !r.cancelled)
-    .map((r) => ({
-      id: r.id,
-      book: r.book,
-      partnerId: r.partner_id,
-      recordNumber: r.record_number,
-      symbolVariable: r.symbol_variable,
-      currency: r.currency,
-      dateCreated: r.date_created,
-      sumTotal: r.sum_total,
-      cancelled: r.cancelled,
-      open: fmt(dec(r.sum_total).minus(dec(r.paid))),
-    }));
+  return rows.filter((r) => !r.cancelled).map((r) => openInvoiceOf(r, dec(r.sum_total).minus(dec(r.paid))));
 }
 
 /**
@@ -138,17 +140,7 @@ export async function partnerCandidates(
   if (!ask.partnerIds.length) return [];
   const paid = (t: string) =>
     `coalesce((select sum(x.amount) from "invoicing"."payment" x where x.company_id = ${t}.company_id and x.invoice_id = ${t}.id), 0)`;
-  const rows = await execBound<{
-    book: InvoiceBook;
-    id: string;
-    partner_id: string;
-    record_number: string;
-    symbol_variable: string | null;
-    currency: string;
-    date_created: string;
-    sum_total: string;
-    open: string;
-  }>(
+  const rows = await execBound<OpenRow & { open: string }>(
     tx,
     `with q as (select distinct partner_id, amount from unnest(?::uuid[], ?::numeric[]) as q(partner_id, amount)),
           inv as (
@@ -179,16 +171,5 @@ export async function partnerCandidates(
       pgArray(ask.known),
     ],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    book: r.book,
-    partnerId: r.partner_id,
-    recordNumber: r.record_number,
-    symbolVariable: r.symbol_variable,
-    currency: r.currency,
-    dateCreated: r.date_created,
-    sumTotal: r.sum_total,
-    cancelled: false,
-    open: fmt(r.open),
-  }));
+  return rows.map((r) => openInvoiceOf(r, r.open));
 }

@@ -83,7 +83,7 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
     reversals.flatMap(({ e }) => (e.endToEndId && e.endToEndId !== 'NOTPROVIDED' ? [e.endToEndId] : [])),
   );
   const reversedStored = storedReversed(reversals, storedOriginals);
-  const undone = await removePairings(
+  await removePairings(
     tx,
     companyId,
     [...reversedStored.values()].flatMap((r) => r.paymentIds),
@@ -188,7 +188,6 @@ export async function importStatement(tx: EntityManager, f: StatementFile): Prom
       sumTotal: i.sumTotal,
       paid: fmt(dec(i.sumTotal).minus(dec(i.open))),
     });
-  for (const u of undone) if (!after.has(u.id)) after.set(u.id, u);
   await storePairings(tx, companyId, pairings, after);
   const paired = rows.filter((r) => r.status === 'paired').length;
   const unpaired = rows.filter((r) => r.status === 'unpaired').length;

@@ -3,10 +3,7 @@
  * Friday except 1 January, Good Friday, Easter Monday, 1 May, 25 and 26 December (ECB, TARGET closing
  * days); a Slovak day of rest that is a TARGET day is a business day for the banks' SEPA processing.
  */
-import { easterSunday } from '../vat-filings/index.js';
-
-const shift = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+import { easterSunday, shift } from '../vat-filings/index.js';
 
 /** Whether SEPA credit transfers settle on `date` (`YYYY-MM-DD`). */
 export function isBusinessDay(date: string): boolean {

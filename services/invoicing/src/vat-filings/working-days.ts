@@ -30,7 +30,8 @@ export function easterSunday(year: number): string {
   return `${year}-${pad(month)}-${pad(day)}`;
 }
 
-const shift = (date: string, days: number) => {
+/** `date` (`YYYY-MM-DD`) moved by `days` calendar days. */
+export const shift = (date: string, days: number) => {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return iso(d);
