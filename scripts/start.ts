@@ -18,9 +18,11 @@
  *   bound (issue #43); the list is `.local/metrics-targets.json` (Prometheus file-based service
  *   discovery), rewritten whenever a process (re)starts. `NATS_CLUSTER=3` runs three local nats-server
  *   nodes as one cluster with every stream at 3 replicas; `<SERVICE>_REPLICAS` run more replicas.
+ * - `PG_CLUSTER=3` runs three PostgreSQL nodes under Patroni (etcd, a synchronous standby, HAProxy as the
+ *   stable address the services use), each server supervised (issue #46, shared/testing/src/pg-cluster.ts).
  *
  * Environment: PORT (8080), HOST (127.0.0.1: the gateway's bind address), DATABASE_URL, NATS_URL, ADMIN_TOKEN (random when unset), LOG_LEVEL (info),
- * NATS_CLUSTER (1), <SERVICE>_REPLICAS (1), METRICS_HOST (127.0.0.1), OTEL_EXPORTER_OTLP_ENDPOINT (traces; off unless set),
+ * NATS_CLUSTER (1), PG_CLUSTER (1), <SERVICE>_REPLICAS (1), METRICS_HOST (127.0.0.1), OTEL_EXPORTER_OTLP_ENDPOINT (traces; off unless set),
  * PEPPOL_AP (loopback) and the connector's PEPPOL_* settings (docs/operations.md "E-invoice delivery"),
  * LOCAL_DIR (`.local`: data of the local servers, logs, demo credentials and PDFs).
  */
@@ -35,6 +37,8 @@ import { type DbProcess, ensureDbRoles } from '@bm/testing/pg-roles';
 import { seedDemo, writeDemoPdfs } from './demo-data.js';
 import { statusDir } from './ops/local-paths.js';
 import { startLocalBackups, stopReceiver } from './ops/start-backups.js';
+import { clusterSizes } from './start-parts/cluster-sizes.js';
+import { printBanner } from './start-parts/banner.js';
 import { watchLaunchers } from './start-parts/launchers.js';
 import { MetricsPorts } from './start-parts/metrics-targets.js';
 import { localSecretsKey } from './start-parts/secrets-key.js';
@@ -46,12 +50,15 @@ const say = (s: string) => console.log(s);
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 const adminToken = process.env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
-/** Nodes of the local NATS (issue #25): 1, or 3 for a cluster whose streams have 3 replicas. */
-const natsCluster = Number(process.env.NATS_CLUSTER || 1);
-if (![1, 3, 5].includes(natsCluster)) {
-  console.error(`pnpm start failed: NATS_CLUSTER must be 1, 3 or 5 (got ${process.env.NATS_CLUSTER})`);
+/** Nodes of the local NATS (issue #25) and PostgreSQL (issue #46): 1, or 3 for a cluster. */
+let sizes: ReturnType<typeof clusterSizes>;
+try {
+  sizes = clusterSizes();
+} catch (e) {
+  console.error(`pnpm start failed: ${(e as Error).message}`);
   process.exit(1);
 }
+const natsCluster = sizes.nats;
 const metricsHost = process.env.METRICS_HOST ?? '127.0.0.1';
 const t0 = Date.now();
 
@@ -123,6 +130,7 @@ const infra = await ensureInfrastructure({
   log: (l) => say(`  ${l}`),
   onStarted: (stop) => stops.push(stop),
   natsCluster: process.env.NATS_URL ? 1 : natsCluster,
+  pgCluster: sizes.postgres,
 }).catch((e: Error) => fail(e.message));
 if (infra.started.length) say(`  started ${infra.started.join(', ')}`);
 
@@ -138,6 +146,7 @@ stops.push(stopReceiver);
 const backups = await startLocalBackups({
   databaseUrl: infra.databaseUrl,
   givenDatabaseUrl: !!process.env.DATABASE_URL,
+  cluster: !!infra.pgCluster,
   log: (l) => say(`  ${l}`),
 }).catch((e: Error) => fail(`setting up the backups: ${e.message} (BACKUP=off starts without them)`));
 if (typeof backups !== 'string') stops.push(() => backups.stop());
@@ -182,6 +191,8 @@ const backoff = new Map<string, number>();
 /** Where each process instance serves `GET /metrics` (`.local/metrics-targets.json`, issues #25, #43). */
 const metricsTargetsFile = join(local, 'metrics-targets.json');
 const metrics = new MetricsPorts(join(local, 'run'), metricsTargetsFile, metricsHost);
+// Patroni's and HAProxy's own exporters (issue #46): primary, replication lag, timeline (failovers).
+metrics.addFixed(infra.pgCluster?.metricsTargets() ?? []);
 
 /** Starts one process; when it exits while the stack runs, it is started again after a back-off. */
 function launch(name: ProcessName, file: string, replica = 1): void {
@@ -259,29 +270,6 @@ writeSecret(credsFile, `${JSON.stringify({ ...creds, baseUrl }, null, 2)}\n`);
 if (process.argv.includes('--demo-pdfs'))
   await writeDemoPdfs(baseUrl, creds, credsFile, join(local, 'demo'), say);
 
-const basic = `${creds.username}:${creds.password}`;
-say('');
-say(
-  `Stack is up in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${baseUrl}  (OpenAPI: ${baseUrl}/1.6/openapi.json)`,
-);
-say(
-  `The gateway listens on ${host}:${port}${host === '127.0.0.1' ? ' (this machine only; set HOST=0.0.0.0 to listen on every interface)' : ''}.`,
-);
-say(`Demo company ${creds.companyId}`);
-say(`  username      ${creds.username}`);
-say(`  password      ${creds.password}`);
-say(`  ClientID      ${creds.clientId}`);
-say(`  ClientSecret  ${creds.clientSecret}`);
-say(`  (also in ${credsFile}, mode 0600)`);
-say('');
-say('Try:');
-say(
-  `  curl -s -u '${basic}' -H 'ClientID: ${creds.clientId}' -H 'ClientSecret: ${creds.clientSecret}' -H 'CompanyID: ${creds.companyId}' ${baseUrl}/1.6/warehouses`,
-);
-say('');
-say(
-  `Admin: POST ${baseUrl}/admin/companies with 'Authorization: Bearer ${adminToken}'${process.env.ADMIN_TOKEN ? '' : ' (generated; set ADMIN_TOKEN to choose one)'}`,
-);
 const dataDir = join(local, 'data');
 const cliDb = dbUrls
   ? `DATABASE_URL_FILE='${join(dataDir, 'db-gateway.url')}'`
@@ -289,10 +277,20 @@ const cliDb = dbUrls
 const cliNats = infra.natsCredentials
   ? ` NATS_USER=gateway NATS_PASSWORD_FILE='${join(dataDir, 'nats-gateway.password')}'`
   : '';
-say(
-  `CLI:   ${cliDb} NATS_URL='${infra.natsUrl}'${cliNats} pnpm create-company --name 'Firma s.r.o.' --country SK`,
+printBanner(
+  {
+    seconds: (Date.now() - t0) / 1000,
+    baseUrl,
+    host,
+    port,
+    creds,
+    credsFile,
+    adminToken,
+    adminTokenGenerated: !process.env.ADMIN_TOKEN,
+    cli: `${cliDb} NATS_URL='${infra.natsUrl}'${cliNats} pnpm create-company --name 'Firma s.r.o.' --country SK`,
+  },
+  say,
 );
-say('');
 say(`Metrics: GET /metrics of every process, listed in ${metricsTargetsFile} (Prometheus file_sd_configs).`);
 say(typeof backups === 'string' ? backups : backups.summary);
 if (typeof backups !== 'string') backups.startSchedule();

@@ -52,7 +52,8 @@ export interface AppDeps {
    */
   authStore?: Pool;
   /** Checks the identity database; rejects when it is unreachable. */
-  pingDb: () => Promise<void>;
+  /** The readiness probe's database check (`pingWritable`): rejects unreachable, `read-only` a standby. */
+  pingDb: () => Promise<unknown>;
   /** Extra operations (later issues plug theirs in here). */
   operations?: Operation[];
 }

@@ -2,7 +2,7 @@
 
 import { createLogger } from '@bm/logger';
 import { connect, setJetStreamReplicas } from '@bm/messaging';
-import { initOrm, natsOptions, observeOrm } from '@bm/service-kit';
+import { initOrm, natsOptions, observeOrm, pingWritable } from '@bm/service-kit';
 import { initTracing, shutdownTracing, startMetricsServer } from '@bm/telemetry';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
@@ -55,7 +55,7 @@ export async function startGateway(config = loadConfig()): Promise<RunningGatewa
     nc,
     log,
     authStore,
-    pingDb: async () => void (await orm.em.getConnection().execute('select 1')),
+    pingDb: () => pingWritable(orm),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));

@@ -53,6 +53,8 @@ export function noBackups(reason: string): string {
 export async function startLocalBackups(o: {
   databaseUrl: string;
   givenDatabaseUrl: boolean;
+  /** A Patroni cluster (issue #46): the receiver streams asynchronously through the stable address. */
+  cluster?: boolean;
   log: (l: string) => void;
 }): Promise<LocalBackups | string> {
   if (process.env.BACKUP === 'off')
@@ -89,14 +91,21 @@ export async function startLocalBackups(o: {
     password: decodeURIComponent(url.password),
     retentionDays: Number(process.env.BACKUP_RETENTION_DAYS || 14),
   });
-  const watch: WalWatch = await startWalWatch({ backupDir: dir, databaseUrl: o.databaseUrl, log: o.log });
+  const watch: WalWatch = await startWalWatch({
+    backupDir: dir,
+    databaseUrl: o.databaseUrl,
+    log: o.log,
+    synchronous: !o.cluster,
+  });
   let stopSchedule: (() => Promise<void>) | null = null;
   const s = watch.status();
   return {
     summary:
       s.mode === 'synchronous'
         ? `Backups: WAL streamed synchronously to ${dir} (RPO 0: no commit is acknowledged before its WAL is there), a base backup every ${process.env.BACKUP_INTERVAL_HOURS || 24} h, kept ${process.env.BACKUP_RETENTION_DAYS || 14} days. Put BACKUP_DIR on another disk.`
-        : `Backups: DEGRADED: ${s.reason} (${dir})`,
+        : s.mode === 'streaming'
+          ? `Backups: WAL streamed to ${dir} from whichever node is primary (Barman through the stable address; RPO 0 comes from the synchronous standby), a base backup every ${process.env.BACKUP_INTERVAL_HOURS || 24} h. Put BACKUP_DIR on another disk.`
+          : `Backups: DEGRADED: ${s.reason} (${dir})`,
     startSchedule: () => {
       stopSchedule = startBackupSchedule({
         backupDir: dir,

@@ -16,7 +16,11 @@ import pg from 'pg';
 import { barman, RECEIVER_NAME, SERVER } from './barman.js';
 import { writeStatus } from './local-paths.js';
 
-export type ReceiverMode = 'synchronous' | 'degraded' | 'starting';
+/**
+ * `synchronous`: the receiver is the synchronous standby (single node); `streaming`: it streams
+ * asynchronously from a cluster's primary, whose synchronous standby is a PostgreSQL node (issue #46).
+ */
+export type ReceiverMode = 'synchronous' | 'streaming' | 'degraded' | 'starting';
 
 export interface ReceiverStatus {
   mode: ReceiverMode;
@@ -34,12 +38,13 @@ export interface WalWatch {
 }
 
 /** Sets the synchronous standby names (`''`: none) and reloads the configuration. */
-async function setSync(db: pg.Client, names: string): Promise<void> {
+async function setSync(db: pg.Pool, names: string, manage = true): Promise<void> {
+  if (!manage) return;
   await db.query(`alter system set synchronous_standby_names = '${names.replace(/'/g, "''")}'`);
   await db.query('select pg_reload_conf()');
 }
 
-async function streaming(db: pg.Client): Promise<boolean> {
+async function streaming(db: pg.Pool): Promise<boolean> {
   const { rows } = await db.query<{ state: string }>(
     'select state from pg_stat_replication where application_name = $1',
     [RECEIVER_NAME],
@@ -58,11 +63,18 @@ export async function startWalWatch(o: {
   intervalMs?: number;
   downAfterMs?: number;
   startWithinMs?: number;
+  /**
+   * Make the receiver the synchronous standby (default). False for a Patroni cluster (issue #46): Patroni
+   * owns `synchronous_standby_names` (a PostgreSQL standby), and the receiver streams through the stable
+   * address from whichever node is primary, on the permanent slot Patroni keeps there.
+   */
+  synchronous?: boolean;
 }): Promise<WalWatch> {
+  const upMode: ReceiverMode = o.synchronous === false ? 'streaming' : 'synchronous';
   const interval = o.intervalMs ?? 500;
   const downAfter = o.downAfterMs ?? 1500;
-  const db = new pg.Client({ connectionString: o.databaseUrl, application_name: 'bm_wal_watch' });
-  await db.connect();
+  // A pool of one: after a failover (issue #46) its next query connects to the new primary.
+  const db = new pg.Pool({ connectionString: o.databaseUrl, application_name: 'bm_wal_watch', max: 1 });
   db.on('error', () => {});
   await barman(o.backupDir, ['receive-wal', '--create-slot', SERVER]).catch((e: Error) => {
     if (!/already exists/i.test(e.message)) throw e;
@@ -102,17 +114,17 @@ export async function startWalWatch(o: {
    * is (re)started. Commits wait meanwhile, for as long as it takes to connect.
    */
   const startSynchronous = async (withinMs: number): Promise<boolean> => {
-    await setSync(db, RECEIVER_NAME);
+    await setSync(db, RECEIVER_NAME, upMode === 'synchronous');
     await barman(o.backupDir, ['receive-wal', '--stop', SERVER], 30_000).catch(() => {});
     await cronRunning;
     cron();
     await cronRunning;
     if (await awaitStreaming(withinMs)) {
       const now = new Date().toISOString();
-      publish({ mode: 'synchronous', up: true, reason: null, since: now, lastStreamingAt: now });
+      publish({ mode: upMode, up: true, reason: null, since: now, lastStreamingAt: now });
       return true;
     }
-    await setSync(db, '');
+    await setSync(db, '', upMode === 'synchronous');
     return false;
   };
   if (!(await startSynchronous(o.startWithinMs ?? 30_000))) {
@@ -129,7 +141,7 @@ export async function startWalWatch(o: {
     const now = Date.now();
     if (up) {
       downSince = null;
-      if (status.mode !== 'synchronous') {
+      if (status.mode !== upMode) {
         // Back, but started while degraded (without --synchronous): started again as a synchronous standby.
         if (await startSynchronous(10_000))
           o.log('backup: the WAL receiver streams again: commits wait for it (RPO 0)');
@@ -139,8 +151,8 @@ export async function startWalWatch(o: {
       return;
     }
     downSince ??= now;
-    if (status.mode === 'synchronous' && now - downSince >= downAfter) {
-      await setSync(db, '');
+    if (status.mode === upMode && now - downSince >= downAfter) {
+      await setSync(db, '', upMode === 'synchronous');
       const reason = `the WAL receiver stopped streaming at ${status.lastStreamingAt ?? 'start'}: writes carry on, RPO > 0 until it is back`;
       publish({ mode: 'degraded', up: false, reason, since: new Date(now).toISOString() });
       o.log(`backup: DEGRADED: ${reason}`);
@@ -158,7 +170,7 @@ export async function startWalWatch(o: {
       stopped = true;
       clearInterval(timer);
       await ticking;
-      await setSync(db, '').catch(() => {});
+      await setSync(db, '', upMode === 'synchronous').catch(() => {});
       await db.end().catch(() => {});
       await cronRunning;
       await barman(o.backupDir, ['receive-wal', '--stop', SERVER], 30_000).catch(() => {});

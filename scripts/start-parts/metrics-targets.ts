@@ -9,13 +9,29 @@ import { join } from 'node:path';
  * Writes `file` from `ports` (`warehouse-1` → port) on `host` (loopback when every interface): whole, to a
  * temporary file then renamed, so Prometheus never reads half of it.
  */
-export function writeTargets(file: string, ports: ReadonlyMap<string, number>, host: string): void {
-  const targets = [...ports].map(([instance, p]) => ({
-    targets: [`${host === '0.0.0.0' ? '127.0.0.1' : host}:${p}`],
-    labels: { service: instance.replace(/-\d+$/, ''), instance },
-  }));
+export function writeTargets(
+  file: string,
+  ports: ReadonlyMap<string, number>,
+  host: string,
+  fixed: readonly FixedTarget[] = [],
+): void {
+  const targets = [
+    ...[...ports].map(([instance, p]) => ({
+      targets: [`${host === '0.0.0.0' ? '127.0.0.1' : host}:${p}`],
+      labels: { service: instance.replace(/-\d+$/, ''), instance },
+    })),
+    ...fixed.map((f) => ({ targets: [f.target], labels: { service: f.job, instance: f.instance } })),
+  ];
   writeFileSync(`${file}.tmp`, `${JSON.stringify(targets, null, 2)}\n`);
   renameSync(`${file}.tmp`, file);
+}
+
+/** A server's own exporter on a port it was configured with (Patroni, HAProxy: issue #46). */
+export interface FixedTarget {
+  job: string;
+  instance: string;
+  /** `host:port`. */
+  target: string;
 }
 
 /**
@@ -26,6 +42,7 @@ export function writeTargets(file: string, ports: ReadonlyMap<string, number>, h
  */
 export class MetricsPorts {
   private readonly ports = new Map<string, number>();
+  private fixed: readonly FixedTarget[] = [];
 
   constructor(
     private readonly dir: string,
@@ -33,6 +50,12 @@ export class MetricsPorts {
     private readonly host: string,
   ) {
     mkdirSync(dir, { recursive: true });
+  }
+
+  /** Lists the exporters of servers on fixed ports (the PostgreSQL cluster's) beside the processes. */
+  addFixed(targets: readonly FixedTarget[]): void {
+    this.fixed = targets;
+    writeTargets(this.targetsFile, this.ports, this.host, this.fixed);
   }
 
   /**
@@ -43,7 +66,7 @@ export class MetricsPorts {
     const portFile = join(this.dir, `metrics-${instance}.port`);
     rmSync(portFile, { force: true });
     // Rewritten at every (re)start, as before issue #43: a restart with a known port lists it at once.
-    writeTargets(this.targetsFile, this.ports, this.host);
+    writeTargets(this.targetsFile, this.ports, this.host, this.fixed);
     let bound = false;
     const watch = setInterval(() => {
       const p = Number(existsSync(portFile) ? readFileSync(portFile, 'utf8').trim() : Number.NaN);
@@ -51,7 +74,7 @@ export class MetricsPorts {
       clearInterval(watch);
       bound = true;
       this.ports.set(instance, p);
-      writeTargets(this.targetsFile, this.ports, this.host);
+      writeTargets(this.targetsFile, this.ports, this.host, this.fixed);
     }, 100);
     return {
       env: { METRICS_PORT: String(this.ports.get(instance) ?? 0), METRICS_PORT_FILE: portFile },

@@ -8,7 +8,7 @@ import { type BmClient, authHeaders as clientAuthHeaders, createBmClient } from 
 import type { NatsUserName } from '@bm/contracts';
 import { createLogger } from '@bm/logger';
 import { connect, type NatsConnection } from '@bm/messaging';
-import { initOrm, natsOptions, observeOrm, type RunningService } from '@bm/service-kit';
+import { initOrm, natsOptions, observeOrm, pingWritable, type RunningService } from '@bm/service-kit';
 import { dropDatabase, ensureDatabase } from '@bm/testing/infra';
 import { type NatsCredentials, natsEnv } from '@bm/testing/nats-auth';
 import { type DbProcess, provisionDbRoles } from '@bm/testing/pg-roles';
@@ -353,7 +353,7 @@ export async function startStack(
       idempotency: new IdempotencyStore(orm),
       nc,
       log,
-      pingDb: async () => void (await orm.em.getConnection().execute('select 1')),
+      pingDb: () => pingWritable(orm),
     });
   };
   const app = gatewayApp();

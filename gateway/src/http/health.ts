@@ -9,7 +9,13 @@ import { type BackupState, backupState } from './ops-status.js';
 /** The body of `GET /health/ready` (and `GET /health`): 200 when `status` is `ok`, else 503. */
 export interface Readiness {
   status: 'ok' | 'degraded';
-  database: 'ok' | 'unreachable';
+  /**
+   * `read-only`: the server answers but is a standby (a failover under way, issue #46): writes answer 503
+   * until the new primary takes them.
+   */
+  database: 'ok' | 'unreachable' | 'read-only';
+  /** Since when the database has not been writable (ISO 8601), while it is not `ok`. */
+  databaseSince?: string;
   nats: 'ok' | 'closed' | 'disconnected';
   /** Service name → replicas that answered the NATS service ping (0: none). */
   services: Record<string, number>;
@@ -22,8 +28,11 @@ export interface Readiness {
 
 export interface ReadinessDeps {
   nc: NatsConnection;
-  /** Rejects when the identity database is unreachable. */
-  pingDb: () => Promise<void>;
+  /**
+   * Rejects when the identity database is unreachable; resolves to `read-only` when it answers as a
+   * standby (anything else: writable).
+   */
+  pingDb: () => Promise<unknown>;
   services: readonly string[];
   /** How long one result is reused, ms (at most 1 s by issue #12). */
   maxAgeMs?: number;
@@ -56,11 +65,13 @@ async function countResponders(nc: NatsConnection, service: string, timeoutMs: n
 export function readiness(d: ReadinessDeps): () => Promise<Readiness> {
   const maxAge = Math.min(d.maxAgeMs ?? 1000, 1000);
   let cached: { at: number; value: Promise<Readiness> } | undefined;
+  /** When the database stopped being writable (null while it is). */
+  let notWritableSince: string | null = null;
   const check = async (): Promise<Readiness> => {
     const nats = d.nc.isClosed() ? 'closed' : isLinkDown(d.nc) ? 'disconnected' : 'ok';
     const [database, counts] = await Promise.all([
       d.pingDb().then(
-        () => 'ok' as const,
+        (r) => (r === 'read-only' ? ('read-only' as const) : ('ok' as const)),
         () => 'unreachable' as const,
       ),
       nats === 'ok'
@@ -70,7 +81,15 @@ export function readiness(d: ReadinessDeps): () => Promise<Readiness> {
     const services = Object.fromEntries(d.services.map((s, i) => [s, counts[i]]));
     const ok = database === 'ok' && nats === 'ok' && counts.every((n) => n > 0);
     const backup = backupState(d.opsStatusDir);
-    return { status: ok ? 'ok' : 'degraded', database, nats, services, ...(backup ? { backup } : {}) };
+    notWritableSince = database === 'ok' ? null : (notWritableSince ?? new Date().toISOString());
+    return {
+      status: ok ? 'ok' : 'degraded',
+      database,
+      ...(notWritableSince ? { databaseSince: notWritableSince } : {}),
+      nats,
+      services,
+      ...(backup ? { backup } : {}),
+    };
   };
   return () => {
     const now = performance.now();

@@ -114,6 +114,15 @@ export async function initOrm(o: OrmOptions): Promise<MikroORM> {
   return orm;
 }
 
+/**
+ * The readiness probe's database check (issue #46): `read-only` while the server answers as a standby (a
+ * failover under way), else `ok`. @throws the driver's error when the database is unreachable
+ */
+export async function pingWritable(orm: MikroORM): Promise<'ok' | 'read-only'> {
+  const rows = await orm.em.getConnection().execute<{ ro: boolean }[]>('select pg_is_in_recovery() as ro');
+  return rows[0]?.ro ? 'read-only' : 'ok';
+}
+
 /** Forks an EntityManager for one message with the company filter set (company-less messages get none). */
 export function forkFor(orm: MikroORM, ctx: Pick<RequestContext, 'companyId'>): EntityManager {
   const em = orm.em.fork();
@@ -144,6 +153,9 @@ export function emWrap(orm: MikroORM) {
   };
 }
 
+/** Socket errors of a connection to a server that died or was cut off (HAProxy during a failover). */
+const NETWORK_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+
 /**
  * Unique violations become 409 Conflict naming the constraint's columns; PostgreSQL data exceptions
  * (class 22: a number too large for its column, an impossible date, a NUL byte in text) become 400
@@ -167,11 +179,23 @@ export function mapDbError(e: unknown): unknown {
   }
   // statement_timeout or lock_timeout of the request's deadline: the transaction rolled back.
   if (sqlState === '57014' || sqlState === '55P03') return deadlinePassed('the request');
-  // The server's connection limit, a server shutting down, or a lost connection: nothing was stored.
-  if (sqlState === '53300' || sqlState === '57P01' || sqlState === '57P03' || sqlState?.startsWith('08'))
+  // The server's connection limit, a server shutting down or crashed (57P01–57P04), a lost connection, or
+  // a primary that became a standby under the connection (25006, a failover: issue #46): nothing was
+  // stored, or the commit was never acknowledged, so it is not on the new primary either.
+  if (
+    sqlState === '53300' ||
+    sqlState === '25006' ||
+    sqlState?.startsWith('57P') ||
+    sqlState?.startsWith('08') ||
+    (typeof sqlState === 'string' && NETWORK_ERRORS.has(sqlState))
+  )
     return unavailable('the database is not accepting more work at the moment; nothing was stored', 2);
-  // pg-pool found no free connection within DB_POOL_TIMEOUT_MS.
-  if (/timeout exceeded when trying to connect|Connection terminated/i.test(String((e as Error)?.message)))
+  // pg-pool found no free connection within DB_POOL_TIMEOUT_MS, or the connection broke mid-request.
+  if (
+    /timeout exceeded when trying to connect|Connection terminated|connection error|not queryable/i.test(
+      String((e as Error)?.message),
+    )
+  )
     return unavailable('all database connections are busy; nothing was stored, retry shortly', 1);
   if (sqlState === '40P01' || sqlState === '40001') {
     // A deadlock or serialization failure between concurrent writers: nothing was stored; retrying helps.

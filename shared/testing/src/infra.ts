@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { ensureNatsAuth, type NatsCredentials, readNatsCredentials } from './nats-auth.js';
 import { startNats, startNatsCluster } from './nats-server.js';
+import { type PgCluster, startPgCluster } from './pg-cluster.js';
 import { ensureDatabase, startEmbeddedPostgres, startSystemPostgres, systemPostgresBin } from './postgres.js';
 import { waitFor } from './proc.js';
 import { writeSecret } from './secret-file.js';
@@ -45,6 +46,8 @@ export interface Infra {
    * `NATS_CREDENTIALS_FILE` for a given `NATS_URL`; undefined for a given server without users.
    */
   natsCredentials?: NatsCredentials;
+  /** The local PostgreSQL cluster (issue #46, `PG_CLUSTER=3`), when one was started. */
+  pgCluster?: PgCluster;
   /** Stops what was started here (servers given by the environment are left alone). */
   stop(): Promise<void>;
   started: string[];
@@ -69,6 +72,11 @@ export interface InfraOptions {
    * whose streams and object stores take that many replicas. Ignored when NATS_URL is given.
    */
   natsCluster?: number;
+  /**
+   * Nodes of the local PostgreSQL (issue #46, `PG_CLUSTER`): 1 is one server; 3 a Patroni cluster with a
+   * synchronous standby behind HAProxy (pg-cluster.ts). Ignored when DATABASE_URL is given.
+   */
+  pgCluster?: number;
 }
 /**
  * Returns a PostgreSQL and a NATS server to use: from the environment, else started locally. When a
@@ -91,6 +99,13 @@ export async function ensureInfrastructure(o: InfraOptions = {}): Promise<Infra>
   };
   try {
     let serverUrl = env.DATABASE_URL;
+    let pgCluster: PgCluster | undefined;
+    if (!serverUrl && (o.pgCluster ?? 1) > 1) {
+      pgCluster = await startPgCluster({ dataDir, size: o.pgCluster, durable: o.durable ?? false, log });
+      track(pgCluster.stop);
+      started.push(`a PostgreSQL cluster of ${o.pgCluster} nodes (Patroni, etcd, HAProxy)`);
+      serverUrl = pgCluster.url;
+    }
     if (!serverUrl) {
       const bin = systemPostgresBin();
       const pgServer = bin
@@ -128,7 +143,7 @@ export async function ensureInfrastructure(o: InfraOptions = {}): Promise<Infra>
       natsCredentials = readNatsCredentials(env.NATS_CREDENTIALS_FILE);
     }
     writeSecret(join(dataDir, 'urls.json'), JSON.stringify({ databaseUrl, natsUrl }));
-    return { databaseUrl, natsUrl, natsCredentials, started, stop: stopAll };
+    return { databaseUrl, natsUrl, natsCredentials, pgCluster, started, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;

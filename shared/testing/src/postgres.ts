@@ -77,7 +77,7 @@ function postgresHome(): string {
  * directory the `postgres` user cannot enter (a clone under `/root`), a folder of that project in
  * the `postgres` user's home, named by a hash of the data directory's path so restarts find it.
  */
-function postgresBase(dataDir: string, log: (l: string) => void): string {
+export function postgresBase(dataDir: string, log: (l: string) => void): string {
   if (!isRoot()) return dataDir;
   run('chown', ['postgres', dataDir]);
   if (postgresCanUse(dataDir)) return dataDir;

@@ -120,3 +120,26 @@ export function installedBy(pkg: string, name: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The executable `name` of the Debian package `pkg`: on PATH or the sbin folders, else (as root) installed
+ * from the OS packages; an ordinary user without it gets an Error saying what to install (`hint`: or what
+ * to set instead).
+ */
+export function ensureOsBinary(pkg: string, name: string, log: (l: string) => void, hint: string): string {
+  const found = findOnPath(name, process.env);
+  if (found) return found;
+  if (!isRoot())
+    throw new Error(`${name} is not installed: install it (Debian/Ubuntu: sudo apt-get install ${pkg}) ${hint}`);
+  log(`installing ${pkg} from the OS packages`);
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    run('apt-get', ['install', '-y', '-qq', pkg], { env: aptEnv });
+  } catch {
+    run('apt-get', ['update', '-qq'], { env: aptEnv });
+    run('apt-get', ['install', '-y', '-qq', pkg], { env: aptEnv });
+  }
+  const installed = installedBy(pkg, name) ?? findOnPath(name, process.env);
+  if (!installed) throw new Error(`${pkg} was installed but ${name} was not found (dpkg -L ${pkg})`);
+  return installed;
+}
