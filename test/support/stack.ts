@@ -278,10 +278,12 @@ export async function startStack(
      * database URLs"): their database and role are made there, the others stay on the test server.
      */
     serverOf?: Partial<Record<DbProcess, string>>;
+    /** Another PostgreSQL server (an admin URL) for every process: a local cluster's stable address (issue #46). */
+    pgUrl?: string;
   } = {},
 ): Promise<Stack> {
   const databaseName = `t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const databaseUrl = await ensureDatabase(inject('pgUrl'), databaseName);
+  const databaseUrl = await ensureDatabase(opts.pgUrl ?? inject('pgUrl'), databaseName);
   const natsUrl = opts.natsUrl ?? inject('natsUrl');
   const natsCredentials: NatsCredentials | undefined = opts.natsUrl
     ? opts.natsCredentials

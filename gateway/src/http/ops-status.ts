@@ -65,8 +65,15 @@ export function opsStatusGauges(dir: string | undefined): () => void {
     one('bm_wal_receiver_up', "1 while Barman's WAL receiver streams the WAL to the backup folder", () =>
       read(dir, 'receiver') ? (read(dir, 'receiver').up ? 1 : 0) : undefined,
     ),
-    one('bm_backup_rpo_zero', '1 while no acknowledged commit can be lost (RPO 0: commits wait for the WAL receiver, or for a cluster\'s synchronous standby); 0 degraded or off', () =>
-      read(dir, 'receiver') ? (['synchronous', 'streaming'].includes(read(dir, 'receiver').mode) ? 1 : 0) : undefined,
+    one(
+      'bm_backup_rpo_zero',
+      "1 while no acknowledged commit can be lost (RPO 0: commits wait for the WAL receiver, or for a cluster's synchronous standby); 0 degraded or off",
+      () =>
+        read(dir, 'receiver')
+          ? ['synchronous', 'streaming'].includes(read(dir, 'receiver').mode)
+            ? 1
+            : 0
+          : undefined,
     ),
     one('bm_backup_last_base_backup_timestamp_seconds', 'When the last base backup ended (Unix time)', () =>
       seconds(backupState(dir)?.lastBaseBackupAt),

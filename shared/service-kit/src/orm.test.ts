@@ -33,7 +33,10 @@ describe('mapDbError (DESIGN §2: never a 500 for what a client sent)', () => {
     // A primary demoted under the connection, a crashed server, sockets cut by HAProxy or refused.
     for (const code of ['25006', '57P02', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE'])
       expect(mapDbError(pgError(code))).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 2 });
-    for (const message of ['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable'])
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'Client has encountered a connection error and is not queryable',
+    ])
       expect(mapDbError(new Error(message))).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 1 });
     // A statement's own error is still its own.
     expect(mapDbError(pgError('42P01'))).toMatchObject({ code: '42P01' });

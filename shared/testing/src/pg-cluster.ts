@@ -137,7 +137,8 @@ export async function startPgCluster(o: {
   const pidFileOf = (name: string) => join(run, `${name.replace(/\W+/g, '-')}.pid`);
   /** Starts a server under supervision, after ending one an earlier run left running. */
   const supervise = async (s: Supervised, match: string) => {
-    if (await endLeftover(pidFileOf(s.name), match)) log(`stopped a ${s.name} left running by an earlier start`);
+    if (await endLeftover(pidFileOf(s.name), match))
+      log(`stopped a ${s.name} left running by an earlier start`);
     all.push(s);
     s.start();
     return s;
@@ -210,7 +211,11 @@ export async function startPgCluster(o: {
             cmd: bins.patroni,
             args: [conf],
             logFile,
-            env: { ...process.env, HOME: pgUser?.home ?? process.env.HOME, PGPASSFILE: join(base, `pgpass-${i + 1}`) },
+            env: {
+              ...process.env,
+              HOME: pgUser?.home ?? process.env.HOME,
+              PGPASSFILE: join(base, `pgpass-${i + 1}`),
+            },
             uid: pgUser?.uid,
             gid: pgUser?.gid,
             // The leader key of a Patroni that died expires after ttl: only then may it run again, so a
@@ -277,7 +282,9 @@ export async function startPgCluster(o: {
     await stop();
     throw e;
   }
-  log(`PostgreSQL cluster: ${size} nodes under Patroni, primary ${memberName((await primary()) ?? 0)}, stable address 127.0.0.1:${ports.primary}`);
+  log(
+    `PostgreSQL cluster: ${size} nodes under Patroni, primary ${memberName((await primary()) ?? 0)}, stable address 127.0.0.1:${ports.primary}`,
+  );
   return {
     url,
     ports,
@@ -297,7 +304,8 @@ export async function startPgCluster(o: {
       const leader = list.find((m) => m.role === 'leader');
       const target =
         candidate !== undefined ? memberName(candidate) : list.find((m) => m.role === 'sync_standby')?.name;
-      if (!leader || !target) throw new Error(`no leader or candidate for a switchover: ${JSON.stringify(list)}`);
+      if (!leader || !target)
+        throw new Error(`no leader or candidate for a switchover: ${JSON.stringify(list)}`);
       const r = await fetch(`http://127.0.0.1:${ports.rest[Number(leader.name.slice(3)) - 1]}/switchover`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -130,7 +130,9 @@ export function ensureOsBinary(pkg: string, name: string, log: (l: string) => vo
   const found = findOnPath(name, process.env);
   if (found) return found;
   if (!isRoot())
-    throw new Error(`${name} is not installed: install it (Debian/Ubuntu: sudo apt-get install ${pkg}) ${hint}`);
+    throw new Error(
+      `${name} is not installed: install it (Debian/Ubuntu: sudo apt-get install ${pkg}) ${hint}`,
+    );
   log(`installing ${pkg} from the OS packages`);
   const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {
