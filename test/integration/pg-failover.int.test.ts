@@ -53,6 +53,18 @@ interface Answer {
   id?: string;
   recordNumber?: string;
   figure?: number | string;
+  /** A refusal's problem `detail`. */
+  detail?: string;
+}
+
+/** A problem answer's `detail` (problem+json is text to the test client). */
+function detailOf(r: { status: number; text: string }): string | undefined {
+  if (r.status === 201) return undefined;
+  try {
+    return (JSON.parse(r.text) as { detail?: string }).detail ?? r.text.slice(0, 160);
+  } catch {
+    return r.text.slice(0, 80);
+  }
 }
 
 /** One document: even workers issue cards, odd ones sales invoices. */
@@ -70,6 +82,7 @@ async function write(worker: number): Promise<Omit<Answer, 'at'>> {
       id: r.body?.id,
       recordNumber: r.body?.recordNumber,
       figure: r.body?.totalCost,
+      detail: detailOf(r),
     };
   }
   const r = await c.post(
@@ -89,27 +102,27 @@ async function write(worker: number): Promise<Omit<Answer, 'at'>> {
     id: r.body?.id,
     recordNumber: r.body?.recordNumber,
     figure: r.body?.sumTotal,
+    detail: detailOf(r),
   };
 }
 
 /**
- * Runs 16 writers until `disrupt` (started once 40 documents are stored) has run and 40 more were stored
- * after it (at most 150 s in all); returns every answer and when the disruption began.
+ * Runs 16 writers until `disrupt` (started once 40 documents are stored) has finished and 40 more were
+ * stored after that (at most 150 s in all); returns every answer and when the disruption began.
  */
 async function underLoad(disrupt: () => Promise<void>): Promise<{ answers: Answer[]; at: number }> {
   const answers: Answer[] = [];
   const stored = () => answers.filter((a) => a.status === 201).length;
   const t0 = performance.now();
   let at = Number.POSITIVE_INFINITY;
-  let storedAt = 0;
+  let storedAfter = Number.POSITIVE_INFINITY;
   const disruptor = (async () => {
     while (stored() < 40 && performance.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
-    storedAt = stored();
     at = performance.now() - t0;
     await disrupt();
+    storedAfter = stored();
   })();
-  const running = () =>
-    performance.now() - t0 < 150_000 && (at === Number.POSITIVE_INFINITY || stored() < storedAt + 40);
+  const running = () => performance.now() - t0 < 150_000 && stored() < storedAfter + 40;
   const worker = async (w: number) => {
     while (running()) {
       const a = await write(w);
@@ -145,6 +158,14 @@ const summary = (what: string, answers: Answer[], at: number) => {
       `${refused.length} refused (${[...new Set(refused.map((a) => a.status))].join(', ') || 'none'}) over ${Math.round(span)} ms; ` +
       `writes back ${Math.round(firstOk - at)} ms after it began`,
   );
+  // What the refusals said, with when (ms after the disruption began) the first and the last came.
+  const reasons = new Map<string, number[]>();
+  for (const a of refused)
+    reasons.set(`${a.status} ${a.detail}`, [...(reasons.get(`${a.status} ${a.detail}`) ?? []), a.at - at]);
+  for (const [reason, ats] of reasons)
+    console.log(
+      `[pg-failover]   ${ats.length} × ${reason} (+${Math.round(ats[0])} … +${Math.round(ats.at(-1)!)} ms)`,
+    );
   return { refused, firstOkAfter: firstOk - at };
 };
 
@@ -209,7 +230,15 @@ describe('PostgreSQL cluster failover (issue #46)', () => {
       (m) => m.filter((x) => x.state === 'running').length === 3 && m.some((x) => x.role === 'sync_standby'),
       90_000,
     );
-    const { answers, at } = await underLoad(() => cluster.switchover());
+    // The switchover is over once another node is the primary.
+    const { answers, at } = await underLoad(async () => {
+      await cluster.switchover();
+      await eventually(
+        () => cluster.primary(),
+        (x) => x !== undefined && x !== before,
+        60_000,
+      );
+    });
     const { refused } = summary('switchover', answers, at);
     expect(refused.filter((a) => a.status !== 503)).toEqual([]);
     expect(await cluster.primary()).not.toBe(before);

@@ -179,24 +179,25 @@ export function mapDbError(e: unknown): unknown {
   }
   // statement_timeout or lock_timeout of the request's deadline: the transaction rolled back.
   if (sqlState === '57014' || sqlState === '55P03') return deadlinePassed('the request');
-  // The server's connection limit, a server shutting down or crashed (57P01–57P04), a lost connection, or
-  // a primary that became a standby under the connection (25006, a failover: issue #46): nothing was
-  // stored, or the commit was never acknowledged, so it is not on the new primary either.
+  // The server's connection limit, or a standby refusing a write (25006: a primary demoted under the
+  // connection in a failover, issue #46): the statement was refused, nothing was stored.
+  if (sqlState === '53300' || sqlState === '25006')
+    return unavailable('the database is not accepting more work at the moment; nothing was stored', 2);
+  // pg-pool found no free connection within DB_POOL_TIMEOUT_MS.
+  if (/timeout exceeded when trying to connect/i.test(String((e as Error)?.message)))
+    return unavailable('all database connections are busy; nothing was stored, retry shortly', 1);
+  // A server shutting down or crashed (57P01–57P04), a lost connection (class 08, a socket error, HAProxy
+  // cutting the sessions of a failed primary): if it broke during the commit, the outcome is unknown.
   if (
-    sqlState === '53300' ||
-    sqlState === '25006' ||
     sqlState?.startsWith('57P') ||
     sqlState?.startsWith('08') ||
-    (typeof sqlState === 'string' && NETWORK_ERRORS.has(sqlState))
+    (typeof sqlState === 'string' && NETWORK_ERRORS.has(sqlState)) ||
+    /Connection terminated|connection error|not queryable/i.test(String((e as Error)?.message))
   )
-    return unavailable('the database is not accepting more work at the moment; nothing was stored', 2);
-  // pg-pool found no free connection within DB_POOL_TIMEOUT_MS, or the connection broke mid-request.
-  if (
-    /timeout exceeded when trying to connect|Connection terminated|connection error|not queryable/i.test(
-      String((e as Error)?.message),
-    )
-  )
-    return unavailable('all database connections are busy; nothing was stored, retry shortly', 1);
+    return unavailable(
+      'the connection to the database was lost (a restart or failover); retry with the same Idempotency-Key, which answers the stored document if it was stored',
+      2,
+    );
   if (sqlState === '40P01' || sqlState === '40001') {
     // A deadlock or serialization failure between concurrent writers: nothing was stored; retrying helps.
     return new AppError(

@@ -23,7 +23,7 @@ export interface ClusterPorts {
  * `loop_wait + 2 × retry_timeout ≤ ttl`). The leader key of a node whose Patroni died expires after `ttl`,
  * then the synchronous standby takes over: the bound of a failover is about `ttl + loop_wait` (issue #46).
  */
-export const FAILOVER_TIMING = { ttl: 10, loopWait: 2, retryTimeout: 4 } as const;
+export const FAILOVER_TIMING = { ttl: 10, loopWait: 1, retryTimeout: 4 } as const;
 
 /** The Patroni scope (cluster name) and the permanent replication slot Barman's WAL receiver streams from. */
 export const SCOPE = 'bm';
@@ -97,6 +97,9 @@ export function patroniConfig(p: ClusterPorts, n: PatroniNode): string {
     max_replication_slots: 10,
     // A standby that falls behind (or Barman after a failover) still finds the WAL it needs.
     wal_keep_size: '1GB',
+    // A standby retries for WAL every 5 s by default, and checks for a promotion only between tries: the
+    // promoted node and the standby that must follow it (the new synchronous one) each lost up to 5 s.
+    wal_retrieve_retry_interval: '250ms',
     ...(n.durable ? {} : { fsync: 'off', full_page_writes: 'off' }),
   };
   const config = {
@@ -115,6 +118,8 @@ export function patroniConfig(p: ClusterPorts, n: PatroniNode): string {
         retry_timeout: t.retryTimeout,
         maximum_lag_on_failover: 1024 * 1024,
         synchronous_mode: true,
+        // Strict: with no standby streaming, commits wait rather than be acknowledged on the primary alone.
+        synchronous_mode_strict: true,
         synchronous_node_count: 1,
         // Only a standby on the primary's timeline may be promoted.
         check_timeline: true,
@@ -166,7 +171,11 @@ global
 
 defaults
   mode tcp
-  timeout connect 2s
+  # A node that refuses the connection (its PostgreSQL stopped while its check still passed, as in a
+  # switchover's demote) is retried on another node at once, not three times on the same one, 1 s apart.
+  retries 3
+  option redispatch 1
+  timeout connect 1s
   timeout client 1h
   timeout server 1h
   timeout check 1s
