@@ -2,7 +2,7 @@
 const name = process.argv[2];
 if (!name) {
   console.error(
-    'usage: pnpm bench <issue-cards|repost|invoices|e-invoices|printouts|health|throughput|compare|reply-rendering|bank-import>',
+    'usage: pnpm bench <issue-cards|repost|invoices|e-invoices|printouts|health|throughput|compare|reply-rendering|bank-import|auth-flood|pg-cluster>',
   );
   process.exit(2);
 }

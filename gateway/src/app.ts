@@ -17,8 +17,7 @@ import { chooseFormat } from './http/negotiate.js';
 import { sendProblem } from './http/problem.js';
 import type { IdempotencyStore } from './identity/idempotency.store.js';
 import type { IdentityService } from './identity/identity.service.js';
-import { auth } from './middleware/auth.js';
-import { AuthGuard } from './middleware/auth-guard.js';
+import { type AuthLimits, authentication } from './middleware/authentication.js';
 import { bodyLimit } from './middleware/body-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { requestId } from './middleware/request-id.js';
@@ -57,24 +56,6 @@ export interface AppDeps {
   /** Extra operations (later issues plug theirs in here). */
   operations?: Operation[];
 }
-
-/** The authentication limits of {@link GatewayConfig} (issue #12); absent ones take their defaults. */
-type AuthLimits = Pick<
-  GatewayConfig,
-  | 'AUTH_ATTEMPTS_PER_ADDRESS'
-  | 'AUTH_FAILURES_PER_ADDRESS'
-  | 'AUTH_FAILURES_PER_USERNAME_ADDRESS'
-  | 'AUTH_FAILURES_PER_USERNAME'
-  | 'AUTH_UNDER_ATTACK_PER_MINUTE'
-  | 'AUTH_FAILURE_WINDOW_S'
-  | 'AUTH_KNOWN_GOOD_DAYS'
-  | 'AUTH_KNOWN_GOOD_KEY'
-  | 'AUTH_HASH_CONCURRENCY'
-  | 'AUTH_HASH_QUEUE'
-  | 'AUTH_HASH_QUEUE_PER_ADDRESS'
-  | 'TRUSTED_PROXIES'
->;
-const AUTH_LIMIT_DEFAULTS: AuthLimits = loadConfig({});
 
 /** The services `/health` expects to answer a NATS service ping. */
 export const SERVICES = ['warehouse', 'invoicing', 'reporting'] as const;
@@ -174,26 +155,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
     c.set('format', f);
     await next();
   };
-  const limits = { ...AUTH_LIMIT_DEFAULTS, ...deps.config };
-  const authenticate = auth({
-    identity: deps.identity,
-    cacheTtlMs: deps.config.AUTH_CACHE_TTL_MS,
-    trustedProxies: limits.TRUSTED_PROXIES,
-    guard: new AuthGuard({
-      attemptsPerAddressPerSecond: limits.AUTH_ATTEMPTS_PER_ADDRESS,
-      failuresPerAddress: limits.AUTH_FAILURES_PER_ADDRESS,
-      failuresPerUsernameAddress: limits.AUTH_FAILURES_PER_USERNAME_ADDRESS,
-      usernameUnderAttackAfter: limits.AUTH_FAILURES_PER_USERNAME,
-      usernameUnderAttackPerMinute: limits.AUTH_UNDER_ATTACK_PER_MINUTE,
-      failureWindowSeconds: limits.AUTH_FAILURE_WINDOW_S,
-      knownGoodDays: limits.AUTH_KNOWN_GOOD_DAYS,
-      knownGoodKey: limits.AUTH_KNOWN_GOOD_KEY,
-      hashConcurrency: limits.AUTH_HASH_CONCURRENCY,
-      hashQueue: limits.AUTH_HASH_QUEUE,
-      hashQueuePerAddress: limits.AUTH_HASH_QUEUE_PER_ADDRESS,
-      store: deps.authStore,
-    }),
-  }) as unknown as MiddlewareHandler<GatewayEnv>;
+  const authenticate = authentication(
+    deps.config,
+    deps.identity,
+    deps.authStore,
+  ) as unknown as MiddlewareHandler<GatewayEnv>;
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'basic', { type: 'http', scheme: 'basic' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'clientId', {

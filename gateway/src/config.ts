@@ -51,6 +51,16 @@ export const GatewayEnv = ServiceEnv.extend({
   AUTH_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
   /** Credential checks waiting for a slot per client address before 429 (fair queue, issue #22). */
   AUTH_HASH_QUEUE_PER_ADDRESS: z.coerce.number().int().min(1).default(4),
+  /**
+   * How long a 429 of a source over its authentication budget is held before it is answered, ms (at most
+   * its Retry-After; 0: answered at once). A keep-alive flood then sends about one request per hold and
+   * connection (issue #46).
+   */
+  AUTH_TARPIT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  /** Refusals held at once per client address; more are answered at once (issue #46). */
+  AUTH_TARPIT_PER_ADDRESS: z.coerce.number().int().min(0).default(1024),
+  /** Refusals held at once in all (issue #46). */
+  AUTH_TARPIT_MAX: z.coerce.number().int().min(0).default(10_000),
   /** How long one readiness result is reused, ms (at most 1 s; 0: every probe checks, for benchmarks). */
   HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** Where `pnpm start` leaves the backups' state (issue #36): readiness body and metrics read it. */

@@ -7,7 +7,8 @@
  * An uncached tuple is verified through the {@link AuthGuard} (issues #12, #22): failures count per
  * client address and per (username, address), never so that a right credential from an address that has
  * not failed is refused; a tuple that verified from an address before is admitted from it at once. A
- * `CompanyID` that is not a GUID is answered 403 before any limit is consulted or hash run.
+ * `CompanyID` that is not a GUID is answered 403 before any limit is consulted or hash run. A source
+ * over its budget gets its 429 after the {@link Tarpit}'s hold, not at once (issue #46).
  */
 
 import { createHash } from 'node:crypto';
@@ -19,6 +20,7 @@ import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import type { IdentityService, Principal } from '../identity/identity.service.js';
 import { type AuthGuard, clientAddress } from './auth-guard.js';
+import type { Tarpit } from './tarpit.js';
 
 export type AuthVariables = { principal: Principal };
 
@@ -29,6 +31,8 @@ export interface AuthOptions {
   guard: AuthGuard;
   /** Proxies in front of the gateway whose `X-Forwarded-For` is trusted (0: use the TCP peer). */
   trustedProxies: number;
+  /** Holds the 429s of sources over their budget (issue #46); absent: answered at once. */
+  tarpit?: Tarpit;
 }
 
 /** The TCP peer of a request served by @hono/node-server; undefined in-process (`app.request`). */
@@ -74,8 +78,8 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
       .update([authorization, clientId, clientSecret, companyId].join('\u0000'))
       .digest('base64');
     let verdict = cache.get(key);
+    const address = verdict ? '' : clientAddress(c, o.trustedProxies, peerOf(c));
     if (!verdict) {
-      const address = clientAddress(c, o.trustedProxies, peerOf(c));
       // Cached before it settles: concurrent first calls with one tuple share one admission and one
       // verification (a client opening 32 connections at once is not 32 attempts).
       verdict = o.guard.verify(
@@ -95,7 +99,12 @@ export function auth(o: AuthOptions): MiddlewareHandler<{ Variables: AuthVariabl
         () => cache.delete(key),
       );
     }
-    const v = await verdict;
+    const v = await verdict.catch(async (e: unknown) => {
+      // Over its budget: answered later rather than faster, so a keep-alive flood sends far fewer requests.
+      if (o.tarpit && e instanceof AppError && e.kind === ErrorKind.too_many && address)
+        await o.tarpit.hold(address, e.retryAfterSeconds ?? 1);
+      throw e;
+    });
     if (v === 'unauthorized') throw unauthorized('wrong credentials');
     if (v === 'forbidden')
       throw new AppError(ErrorKind.forbidden, ErrorCode.Forbidden, 'no access to this company');

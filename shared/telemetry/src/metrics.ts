@@ -46,6 +46,13 @@ export const authRefusals = new Counter({
   registers: [registry],
 });
 
+/** The gateway: authentication refusals held by the tarpit before they were answered (issue #46). */
+export const authRefusalsHeld = new Counter({
+  name: 'bm_auth_tarpit_held_total',
+  help: 'Authentication refusals (429) of sources over their budget that were held before the answer',
+  registers: [registry],
+});
+
 /** Every process: NATS requests it sent, by subject and outcome (OTel messaging.client.operation.duration). */
 export const messagingClientDuration = new Histogram({
   name: 'messaging_client_operation_duration_seconds',
