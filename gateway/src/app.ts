@@ -11,7 +11,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Pool } from 'pg';
-import { type GatewayConfig, loadConfig } from './config.js';
+import type { GatewayConfig } from './config.js';
 import { readiness } from './http/health.js';
 import { chooseFormat } from './http/negotiate.js';
 import { sendProblem } from './http/problem.js';
