@@ -21,10 +21,22 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
  * data (default a fresh temporary directory; unless DATABASE_URL / NATS_URL are set).
  */
 export async function startBenchStack(
-  opts: { ormOptions?: any; root?: string; dataDir?: string; durable?: boolean } = {},
+  opts: {
+    ormOptions?: any;
+    root?: string;
+    dataDir?: string;
+    durable?: boolean;
+    /** 3: its own local PostgreSQL cluster under Patroni (issue #46) instead of one server. */
+    pgCluster?: number;
+  } = {},
 ) {
   const root = opts.root ?? repoRoot;
-  const infra = await ensureInfrastructure({ log: () => {}, dataDir: opts.dataDir, durable: opts.durable });
+  const infra = await ensureInfrastructure({
+    log: () => {},
+    dataDir: opts.dataDir,
+    durable: opts.durable,
+    pgCluster: opts.pgCluster,
+  });
   const databaseUrl = await ensureDatabase(infra.databaseUrl, `bench_${Date.now()}`);
   const adminToken = 'bench-admin-token-0123456789';
   const port = await freePort();
