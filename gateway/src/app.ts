@@ -7,6 +7,7 @@ import { buildAsyncApiDocument, Shortfall } from '@bm/contracts';
 import { AppError, ErrorCode, ErrorKind } from '@bm/errors';
 import type { Logger } from '@bm/logger';
 import type { NatsConnection } from '@bm/messaging';
+import { mapDbError } from '@bm/service-kit';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -105,6 +106,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<GatewayEnv> {
   app.onError((err, c) => {
     const format = c.get('format') ?? 'json';
     if (err instanceof AppError) return sendProblem(c, err, format);
+    // The gateway's own database (credentials, Idempotency-Keys): a failover's lost connection is a 503,
+    // not a 500 (issue #46), as in the services.
+    const mapped = mapDbError(err);
+    if (mapped instanceof AppError) return sendProblem(c, mapped, format);
     if (err instanceof HTTPException) {
       return sendProblem(
         c,

@@ -2,7 +2,8 @@
  * PostgreSQL failover (issue #46; docs/operations.md "PostgreSQL cluster"): the stack runs on a local
  * three-node Patroni cluster behind HAProxy (pg-cluster.ts). Under 16 connections issuing issue cards and
  * sales invoices, the primary's postmaster is SIGKILLed at a moment set by the load, then its Patroni:
- * every request is answered 201, 503 or 504 (no 500, none unanswered); every 201 document is on the new
+ * every request (each with an Idempotency-Key, so the gateway's own database is written too) is answered
+ * 201, 503 or 504 (no 500, none unanswered); every 201 document is on the new
  * primary with its number and figures; writes succeed again (the time is measured and printed); the
  * failed node rejoins as a standby; the books are consistent (`pnpm check`'s checks: numbering gapless and
  * unique, stock, outbox); every stored card's event is delivered once. A planned switchover under the
@@ -67,15 +68,22 @@ function detailOf(r: { status: number; text: string }): string | undefined {
   }
 }
 
+/** Every write carries an Idempotency-Key, as clients should: the gateway's own database is then written too. */
+const keyed = () => ({ 'Idempotency-Key': crypto.randomUUID() });
+
 /** One document: even workers issue cards, odd ones sales invoices. */
 async function write(worker: number): Promise<Omit<Answer, 'at'>> {
   if (worker % 2 === 0) {
-    const r = await issue(c, {
-      warehouseId: wh,
-      partnerId: p,
-      dateOperation: '2026-11-03',
-      rows: [{ itemId: it1, quantity: 1 }],
-    });
+    const r = await issue(
+      c,
+      {
+        warehouseId: wh,
+        partnerId: p,
+        dateOperation: '2026-11-03',
+        rows: [{ itemId: it1, quantity: 1 }],
+      },
+      keyed(),
+    );
     return {
       status: r.status,
       kind: 'card',
@@ -94,6 +102,7 @@ async function write(worker: number): Promise<Omit<Answer, 'at'>> {
       dateCreated: '2026-11-03',
       rows: [{ name: 'Služba', quantity: 2, price: 10.5, vatRate: 23 }],
     }),
+    keyed(),
   );
   if (r.status === 400) throw new Error(r.text);
   return {

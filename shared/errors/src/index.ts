@@ -95,6 +95,8 @@ export interface WireError {
   extensions?: Record<string, unknown>;
   /** Seconds after which a retry may succeed (429, 503): sent as `Retry-After`. */
   retryAfterSeconds?: number;
+  /** The work may have been stored (a connection lost during the commit, issue #46). */
+  outcomeUnknown?: boolean;
 }
 
 /** An error with a kind, a stable code and structured details. Thrown by domain and service code. */
@@ -106,8 +108,10 @@ export class AppError extends Error {
   /** Seconds after which a retry may succeed (429, 503): the gateway sends it as `Retry-After`. */
   readonly retryAfterSeconds?: number;
   /**
-   * A 504 of the caller's own timer: no answer came, so whether the work was stored is not known (a
-   * service that gives up at its deadline says so with a plain 504 instead). Not sent over the wire.
+   * Whether the work was stored is not known: a 504 of the caller's own timer (no answer came; a service
+   * that gives up at its deadline says so with a plain 504 instead), or a service's 503 for a database
+   * connection lost during the commit (issue #46, sent over the wire). The gateway then keeps the
+   * request's `Idempotency-Key` locked for its lease instead of releasing it.
    */
   readonly outcomeUnknown?: boolean;
 
@@ -142,6 +146,7 @@ export class AppError extends Error {
       ...(this.errors ? { errors: this.errors } : {}),
       ...(this.extensions ? { extensions: this.extensions } : {}),
       ...(this.retryAfterSeconds !== undefined ? { retryAfterSeconds: this.retryAfterSeconds } : {}),
+      ...(this.outcomeUnknown ? { outcomeUnknown: true } : {}),
     };
   }
 
@@ -151,6 +156,7 @@ export class AppError extends Error {
       errors: w.errors,
       extensions: w.extensions,
       retryAfterSeconds: w.retryAfterSeconds,
+      outcomeUnknown: w.outcomeUnknown,
     });
   }
 }

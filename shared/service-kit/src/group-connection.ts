@@ -6,12 +6,15 @@
  * write; else a rollback; then the client goes back to the pool. Nothing goes through a SQL comment,
  * nothing answers for the database, nothing global is changed.
  */
+
+import { unavailable } from '@bm/errors';
 import { dbTransactionDuration } from '@bm/telemetry';
 import { TransactionContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { beforeCommit } from './deadline.js';
+import { isConnectionLoss } from './orm.js';
 import type { DriverStatement, PipelinedClient } from './prepared-statements.js';
 
 type PooledClient = PipelinedClient & { release(err?: Error | boolean): void };
@@ -51,7 +54,15 @@ export class GroupConnection {
     fn: (c: GroupConnection) => Promise<T>,
   ): Promise<T> {
     const pool = (await em.getConnection().getNativeClient()) as unknown as pg.Pool;
-    const client = (await pool.connect()) as unknown as PooledClient;
+    const client = (await pool.connect().catch((e: unknown) => {
+      // No connection at all (a failover under way, issue #46): nothing was sent, so nothing was stored.
+      throw isConnectionLoss(e)
+        ? unavailable(
+            'no connection to the database at the moment (a restart or failover); nothing was stored',
+            2,
+          )
+        : e;
+    })) as unknown as PooledClient;
     const timer = dbTransactionDuration.startTimer();
     let c: GroupConnection | undefined;
     try {

@@ -157,6 +157,20 @@ export function emWrap(orm: MikroORM) {
 const NETWORK_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
 /**
+ * Whether `e` is a lost or refused database connection: a server shutting down or crashed (57P01–57P04),
+ * class 08, a socket error, or the driver's own "Connection terminated" (HAProxy cutting or refusing the
+ * session while a failover runs, issue #46).
+ */
+export function isConnectionLoss(e: unknown): boolean {
+  const sqlState: unknown = (e as any)?.code ?? (e as any)?.cause?.code;
+  return (
+    (typeof sqlState === 'string' &&
+      (sqlState.startsWith('57P') || sqlState.startsWith('08') || NETWORK_ERRORS.has(sqlState))) ||
+    /Connection terminated|connection error|not queryable/i.test(String((e as Error)?.message))
+  );
+}
+
+/**
  * Unique violations become 409 Conflict naming the constraint's columns; PostgreSQL data exceptions
  * (class 22: a number too large for its column, an impossible date, a NUL byte in text) become 400
  * ValidationFailed, since only client data can cause them; deadlocks and serialization failures (class
@@ -188,15 +202,12 @@ export function mapDbError(e: unknown): unknown {
     return unavailable('all database connections are busy; nothing was stored, retry shortly', 1);
   // A server shutting down or crashed (57P01–57P04), a lost connection (class 08, a socket error, HAProxy
   // cutting the sessions of a failed primary): if it broke during the commit, the outcome is unknown.
-  if (
-    sqlState?.startsWith('57P') ||
-    sqlState?.startsWith('08') ||
-    (typeof sqlState === 'string' && NETWORK_ERRORS.has(sqlState)) ||
-    /Connection terminated|connection error|not queryable/i.test(String((e as Error)?.message))
-  )
-    return unavailable(
-      'the connection to the database was lost (a restart or failover); retry with the same Idempotency-Key, which answers the stored document if it was stored',
-      2,
+  if (isConnectionLoss(e))
+    return new AppError(
+      ErrorKind.unavailable,
+      ErrorCode.ServiceUnavailable,
+      'the connection to the database was lost (a restart or failover) while the request ran: if that was during its commit, it may have been stored; look it up before sending it again',
+      { retryAfterSeconds: 2, outcomeUnknown: true },
     );
   if (sqlState === '40P01' || sqlState === '40001') {
     // A deadlock or serialization failure between concurrent writers: nothing was stored; retrying helps.
