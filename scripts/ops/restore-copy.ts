@@ -56,7 +56,11 @@ export async function recoverInto(o: {
       SERVER,
       o.backupId,
       o.dest,
-      ...(o.targetTime ? ['--target-time', o.targetTime, '--target-action', 'promote'] : []),
+      // The latest timeline: a copy to a time after a failover (issue #46) follows the promotion's
+      // timeline switch instead of stopping where the old primary's timeline ends.
+      ...(o.targetTime
+        ? ['--target-time', o.targetTime, '--target-action', 'promote', '--target-tli', 'latest']
+        : []),
     ],
     600_000,
     o.signal,
