@@ -159,10 +159,22 @@ export async function startWalWatch(o: {
     }
     if (now - lastCron > 2000) cron();
   };
+  /** The last failure said, so a database away for a while (a failover, issue #46) is said once, not twice a second. */
+  let lastFailure = '';
   const timer = setInterval(() => {
     ticking = ticking
       .then(() => (stopped ? undefined : tick()))
-      .catch((e: Error) => o.log(`backup: watch failed: ${e.message}`));
+      .then(
+        () => {
+          if (lastFailure) o.log('backup: the watch reaches the database again');
+          lastFailure = '';
+        },
+        (e: Error) => {
+          if (e.message !== lastFailure)
+            o.log(`backup: watch failed: ${e.message} (said once until it changes)`);
+          lastFailure = e.message;
+        },
+      );
   }, interval);
   return {
     status: () => status,
