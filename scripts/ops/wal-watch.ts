@@ -63,6 +63,8 @@ export async function startWalWatch(o: {
   intervalMs?: number;
   downAfterMs?: number;
   startWithinMs?: number;
+  /** How long a receiver back after a degradation must stream before commits wait for it again, ms. */
+  steadyMs?: number;
   /**
    * Make the receiver the synchronous standby (default). False for a Patroni cluster (issue #46): Patroni
    * owns `synchronous_standby_names` (a PostgreSQL standby), and the receiver streams through the stable
@@ -135,15 +137,21 @@ export async function startWalWatch(o: {
 
   let stopped = false;
   let downSince: number | null = null;
+  /** Since when the receiver streams (while degraded: it must stream steadily before commits wait for it). */
+  let upSince: number | null = null;
+  const steadyMs = o.steadyMs ?? 2000;
   let ticking: Promise<void> = Promise.resolve();
   const tick = async () => {
     const up = await streaming(db);
     const now = Date.now();
     if (up) {
       downSince = null;
+      upSince ??= now;
       if (status.mode !== upMode) {
-        // Back, but started while degraded (without --synchronous): started again as a synchronous standby.
-        if (await startSynchronous(10_000))
+        // Back, but started while degraded (without --synchronous): started again as a synchronous standby,
+        // once it has streamed for `steadyMs` (a receiver that keeps dying is not waited for by every
+        // commit), and commits wait at most 3 s for it to reconnect, within any request's deadline.
+        if (now - upSince >= steadyMs && (await startSynchronous(3000)))
           o.log('backup: the WAL receiver streams again: commits wait for it (RPO 0)');
       } else if (!status.lastStreamingAt || now - Date.parse(status.lastStreamingAt) > 10_000)
         publish({ lastStreamingAt: new Date(now).toISOString() });
@@ -151,6 +159,7 @@ export async function startWalWatch(o: {
       return;
     }
     downSince ??= now;
+    upSince = null;
     if (status.mode === upMode && now - downSince >= downAfter) {
       await setSync(db, '', upMode === 'synchronous');
       const reason = `the WAL receiver stopped streaming at ${status.lastStreamingAt ?? 'start'}: writes carry on, RPO > 0 until it is back`;

@@ -18,7 +18,18 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../../scripts/ops/consistency.js';
-import { eventually, issue, item, ok, partner, receive, warehouse } from '../support/fixtures.js';
+import type { RunningAccessPoint } from '../../services/access-point/src/service.js';
+import {
+  eventually,
+  issue,
+  item,
+  OTHER_SELLER,
+  ok,
+  partner,
+  receive,
+  SLOVAK_SELLER,
+  warehouse,
+} from '../support/fixtures.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 import { unchecked } from '../support/typed-paths.js';
 
@@ -29,6 +40,10 @@ let admin: NatsConnection;
 let wh: string;
 let it1: string;
 let p: string;
+/** Two companies of a Peppol loopback network (issue #23) and the connector: delivery after the failovers. */
+let seller: Client;
+let buyer: Client;
+let ap: RunningAccessPoint;
 
 beforeAll(async () => {
   cluster = await startPgCluster({ dataDir: mkdtempSync(join(tmpdir(), 'bm-pg-cluster-')), durable: false });
@@ -40,8 +55,12 @@ beforeAll(async () => {
   it1 = (await item(c)).id;
   p = (await partner(c)).id;
   await receive(c, wh, '2026-11-02', [[it1, '100000', '2.5000']]);
+  seller = await stack.company({ ...OTHER_SELLER, peppolId: '0245:2021111111' });
+  buyer = await stack.company({ ...SLOVAK_SELLER, peppolId: '0245:2020123456' });
+  ap = await stack.startAccessPoint();
 }, 240_000);
 afterAll(async () => {
+  await ap?.stop();
   await admin?.close();
   await stack?.stop();
   await cluster?.stop();
@@ -190,12 +209,31 @@ describe('PostgreSQL cluster failover (issue #46)', () => {
     });
     const victim = (await cluster.primary())!;
     expect(victim).toBeGreaterThanOrEqual(0);
+    // The readiness probe while it happens: what it says of the database, and since when.
+    const probes: { database: string; databaseSince?: string }[] = [];
+    let probing = true;
+    const prober = (async () => {
+      while (probing) {
+        probes.push(await (await stack.app.request('/health/ready')).json());
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
     const { answers, at } = await underLoad(async () => {
       // The primary's PostgreSQL, then (before Patroni can restart it) its Patroni: a failover.
       process.kill(cluster.postmasterPid(victim)!, 'SIGKILL');
       await new Promise((r) => setTimeout(r, 200));
       cluster.killPatroni(victim);
     });
+    probing = false;
+    await prober;
+    // Not writable during the failover (unreachable, or a standby answering read-only), saying since when; writable after.
+    const down = probes.filter((p) => p.database !== 'ok');
+    expect(down.length).toBeGreaterThan(0);
+    expect(down.every((p) => ['unreachable', 'read-only'].includes(p.database) && !!p.databaseSince)).toBe(
+      true,
+    );
+    expect(probes.at(-1)).toMatchObject({ database: 'ok' });
+    expect(probes.at(-1)?.databaseSince).toBeUndefined();
     const { refused } = summary('SIGKILL of the primary and its Patroni', answers, at);
     expect(refused.filter((a) => ![503, 504].includes(a.status))).toEqual([]);
     expect(answers.filter((a) => a.at > at && a.status === 201).length).toBeGreaterThanOrEqual(40);
@@ -254,4 +292,52 @@ describe('PostgreSQL cluster failover (issue #46)', () => {
     await readBack(answers);
     expect((await runChecks(stack.databaseUrl)).findings).toEqual([]);
   }, 300_000);
+
+  it('delivers an e-invoice issued after the failovers, without a restart of any process', async () => {
+    const buyerPartner = ok(
+      await seller.post(
+        '/1.6/partners',
+        unchecked({
+          code: 'PEPPOL-B',
+          name: 'Demo Obchod s.r.o.',
+          country: 'SK',
+          vatNumber: 'SK2020123456',
+          companyNumber: '50123456',
+          street: 'Hlavná 12',
+          city: 'Bratislava',
+          postalCode: '81101',
+          peppolId: '0245:2020123456',
+        }),
+      ),
+      201,
+    );
+    const sale = ok(
+      await seller.post(
+        '/1.6/sales/invoices',
+        unchecked({
+          ordnerCode: 'OF',
+          warehouseId: (await warehouse(seller)).id,
+          dateCreated: '2026-11-28',
+          partnerId: buyerPartner.id,
+          rows: [{ name: 'Káva', quantity: 4, price: 12.5, vatRate: 23 }],
+        }),
+      ),
+      201,
+    );
+    expect(sale.sumTotal).toBe(61.5);
+    expect((await seller.post(`/1.6/sales/invoices/${sale.id}/e-invoice`)).status).toBe(201);
+    const delivered = await eventually(
+      async () => ok(await seller.get(`/1.6/sales/invoices/${sale.id}`)),
+      (inv) => inv.eInvoice.status === 'delivered',
+      30_000,
+    );
+    expect(delivered.eInvoice.status).toBe('delivered');
+    // The buyer booked it with the seller's figures.
+    const booked = await eventually(
+      async () => ok(await buyer.get('/1.6/purchase/invoices')).items as any[],
+      (items) => items.length > 0,
+      30_000,
+    );
+    expect(booked.map((i) => i.sumTotal)).toEqual([61.5]);
+  }, 120_000);
 });
