@@ -39,6 +39,13 @@ if (positionals[0] === 'latest' && !values.to) {
   );
   if (stackPid && alive(stackPid))
     fail(`the stack is running (pid ${stackPid}): stop it first (Ctrl-C), then restore`);
+  // A PG_CLUSTER stack (issue #46) has three data directories and a leader in etcd: a lost node is
+  // rebuilt by Patroni from the others; this command restores a single server's.
+  if (existsSync(join(dataDir(), 'pg-cluster.json')))
+    fail(
+      'this stack runs a PostgreSQL cluster (PG_CLUSTER=3): a lost node is rebuilt from the others when its Patroni starts; ' +
+        'restore a point-in-time copy with --to <time> --target <dir> (docs/operations.md "PostgreSQL cluster")',
+    );
   const location = join(dataDir(), 'pgdata-location');
   const base = existsSync(location) ? readFileSync(location, 'utf8').trim() : dataDir();
   const pgdata = join(base, 'pgdata');
