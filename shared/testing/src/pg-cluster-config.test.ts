@@ -55,6 +55,8 @@ describe('the local cluster configuration', () => {
     const cfg = haproxyConfig(ports);
     expect(cfg).toContain('bind 127.0.0.1:5000');
     expect(cfg).toContain('http-check send meth GET uri /primary');
+    // …and its PostgreSQL running (a demoting primary still holds the leader key).
+    expect(cfg).toContain('http-check expect rstring "state.{4}running"');
     expect(cfg).toContain('on-marked-down shutdown-sessions');
     expect(cfg).toContain('option redispatch 1');
     for (const [i, p] of ports.postgres.entries())

@@ -185,6 +185,10 @@ listen primary
   option httpchk
   http-check send meth GET uri /primary
   http-check expect status 200
+  # …and its PostgreSQL running: Patroni 3.0.2 answers /primary 200 while it demotes (PostgreSQL already
+  # stopped, the leader key not yet released); without this, a switchover's old primary stayed in the pool
+  # until it had restarted as a standby, and took connections meanwhile.
+  http-check expect rstring "state.{4}running"
   default-server inter 500ms fastinter 250ms downinter 500ms fall 2 rise 1 on-marked-down shutdown-sessions
 ${servers}
 

@@ -112,10 +112,19 @@ export function findOnPath(name: string, env: Record<string, string | undefined>
 /** Where the Debian package `pkg` installed the executable `name`, asked of the package (`dpkg -L`). */
 export function installedBy(pkg: string, name: string): string | undefined {
   try {
-    return run('dpkg', ['-L', pkg])
-      .split('\n')
-      .map((l) => l.trim())
-      .find((p) => p.endsWith(`/${name}`) && statSync(p).isFile() && (statSync(p).mode & 0o111) !== 0);
+    return (
+      run('dpkg', ['-L', pkg])
+        .split('\n')
+        .map((l) => l.trim())
+        // In a bin folder: a package's init script has the same name (etcd-server ships /etc/init.d/etcd).
+        .find(
+          (p) =>
+            p.endsWith(`/${name}`) &&
+            /\/s?bin\//.test(p) &&
+            statSync(p).isFile() &&
+            (statSync(p).mode & 0o111) !== 0,
+        )
+    );
   } catch {
     return undefined;
   }
@@ -141,7 +150,7 @@ export function ensureOsBinary(pkg: string, name: string, log: (l: string) => vo
     run('apt-get', ['update', '-qq'], { env: aptEnv });
     run('apt-get', ['install', '-y', '-qq', pkg], { env: aptEnv });
   }
-  const installed = installedBy(pkg, name) ?? findOnPath(name, process.env);
+  const installed = findOnPath(name, process.env) ?? installedBy(pkg, name);
   if (!installed) throw new Error(`${pkg} was installed but ${name} was not found (dpkg -L ${pkg})`);
   return installed;
 }
