@@ -173,6 +173,7 @@ export async function startPgCluster(o: {
             },
             uid: pgUser?.uid,
             gid: pgUser?.gid,
+            cwd: base,
             // The leader key of a Patroni that died expires after ttl: only then may it run again, so a
             // node that just died rejoins as a standby instead of taking the primary back (issue #46).
             restartDelayMs: (FAILOVER_TIMING.ttl + FAILOVER_TIMING.loopWait) * 1000,

@@ -14,6 +14,11 @@ export interface SupervisedOptions {
   /** Where the running instance's pid is kept, for {@link endLeftover} after a run that did not stop cleanly. */
   pidFile?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Its working directory: one the user it runs as can enter (PostgreSQL's tools, run by Patroni as
+   * `postgres`, fail in a clone under `/root`, mode 700, the caller's own working directory).
+   */
+  cwd?: string;
   /** Run as this user (root only: PostgreSQL and Patroni run as `postgres`). */
   uid?: number;
   gid?: number;
@@ -54,6 +59,7 @@ export class Supervised {
       child = spawn(this.o.cmd, this.o.args, {
         stdio: ['ignore', fd, fd],
         env: this.o.env ?? process.env,
+        cwd: this.o.cwd,
         uid: this.o.uid,
         gid: this.o.gid,
       });
