@@ -59,12 +59,34 @@ beforeAll(async () => {
   buyer = await stack.company({ ...SLOVAK_SELLER, peppolId: '0245:2020123456' });
   ap = await stack.startAccessPoint();
 }, 240_000);
+/**
+ * Runs one teardown step, giving up on it after 45 s (and saying which): a step stuck on the cluster (CI
+ * once spent the whole hook timeout here) must not keep the cluster's servers from being stopped.
+ */
+async function bounded(what: string, step: () => Promise<unknown> | undefined): Promise<void> {
+  const t0 = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = await Promise.race([
+    Promise.resolve(step()).then(
+      () => false,
+      () => false,
+    ),
+    new Promise<boolean>((r) => {
+      timer = setTimeout(() => r(true), 45_000);
+    }),
+  ]);
+  clearTimeout(timer);
+  const ms = performance.now() - t0;
+  if (gaveUp || ms > 10_000)
+    console.log(`[pg-failover] teardown: ${what} ${gaveUp ? 'gave up after' : 'took'} ${Math.round(ms)} ms`);
+}
 afterAll(async () => {
-  await ap?.stop();
-  await admin?.close();
-  await stack?.stop();
+  await bounded('the access point', () => ap?.stop());
+  await bounded('the admin connection', () => admin?.close());
+  await bounded('the stack', () => stack?.stop());
+  // Not bounded: the cluster's stop ends its servers itself (SIGKILL after each one's grace).
   await cluster?.stop();
-});
+}, 240_000);
 
 interface Answer {
   at: number;
