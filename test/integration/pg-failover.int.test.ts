@@ -30,6 +30,7 @@ import {
   SLOVAK_SELLER,
   warehouse,
 } from '../support/fixtures.js';
+import { issueTo } from '../support/sapi-helpers.js';
 import { type Client, type Stack, startStack } from '../support/stack.js';
 import { unchecked } from '../support/typed-paths.js';
 
@@ -316,38 +317,8 @@ describe('PostgreSQL cluster failover (issue #46)', () => {
   }, 300_000);
 
   it('delivers an e-invoice issued after the failovers, without a restart of any process', async () => {
-    const buyerPartner = ok(
-      await seller.post(
-        '/1.6/partners',
-        unchecked({
-          code: 'PEPPOL-B',
-          name: 'Demo Obchod s.r.o.',
-          country: 'SK',
-          vatNumber: 'SK2020123456',
-          companyNumber: '50123456',
-          street: 'Hlavná 12',
-          city: 'Bratislava',
-          postalCode: '81101',
-          peppolId: '0245:2020123456',
-        }),
-      ),
-      201,
-    );
-    const sale = ok(
-      await seller.post(
-        '/1.6/sales/invoices',
-        unchecked({
-          ordnerCode: 'OF',
-          warehouseId: (await warehouse(seller)).id,
-          dateCreated: '2026-11-28',
-          partnerId: buyerPartner.id,
-          rows: [{ name: 'Káva', quantity: 4, price: 12.5, vatRate: 23 }],
-        }),
-      ),
-      201,
-    );
+    const { inv: sale } = await issueTo(seller, (await warehouse(seller)).id, '0245:2020123456');
     expect(sale.sumTotal).toBe(61.5);
-    expect((await seller.post(`/1.6/sales/invoices/${sale.id}/e-invoice`)).status).toBe(201);
     const delivered = await eventually(
       async () => ok(await seller.get(`/1.6/sales/invoices/${sale.id}`)),
       (inv) => inv.eInvoice.status === 'delivered',
